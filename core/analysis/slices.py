@@ -78,7 +78,7 @@ from core.metrics import registry
 from core.metrics.additive import DocumentTable, SpanTerm
 from core.metrics.stats import bootstrap_many, martino_f1, martino_precision, martino_recall
 from core.model import NOTHING, AnnotationSet
-from core.model.errors import FormatError, InputError, check_choice, did_you_mean
+from core.model.errors import FormatError, InputError, KindedText, check_choice, did_you_mean
 from core.model.taxonomy import Taxonomy, for_labels
 
 METRICS = registry.SpanMetricNames()
@@ -320,8 +320,9 @@ def meta_plan(metadata: Metadata | None, doc_ids: Sequence[str] | None = None
 
 
 def skipped_note(field: MetaField) -> str:
-    """The sentence that names a skipped field (warnings, the report, the Errors page)."""
-    return f"metadata field {field.name!r} is not sliced: {field.why}"
+    """The sentence that names a skipped field (warnings, the report, the Errors page), a
+    warning of kind ``skipped``."""
+    return KindedText(f"metadata field {field.name!r} is not sliced: {field.why}", "skipped")
 
 
 def dimensions(metadata: Metadata | None = None, doc_ids: Sequence[str] | None = None

@@ -174,7 +174,7 @@ def system_row(gold: AnnotationSet, pred: AnnotationSet, *, metric: str,
                               n_resamples=n_resamples, seed=seed, confidence=confidence)
         intervals = {m: (many[m].low, many[m].high) for m in MEASURES}
     return SystemRow(pred.name, values, intervals,
-                     tuple(str(w) for w in getattr(totals, "warnings", ()) or ()), doc_table)
+                     tuple(getattr(totals, "warnings", ()) or ()), doc_table)  # their kinds kept
 
 
 def score_table(gold: AnnotationSet, systems: Sequence[AnnotationSet], *, metric: str,

@@ -317,6 +317,17 @@ def warning_counts(warnings: Sequence[Warning_]) -> dict[str, int]:
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
+def kinded_line(warning: Warning_) -> str:
+    """A ``warning:`` line that names the warning's kind, as ``warning_counts`` counts it: what
+    ``convert`` and ``report``, which print no JSON, say of each warning.
+
+    >>> kinded_line(KindedText("labels 'a' and 'A' differ", "label-variants"))
+    "warning: [label-variants] labels 'a' and 'A' differ"
+    """
+    kind = warning.kind if isinstance(warning, Diagnostic) else warning_kind(warning)
+    return f"warning: [{kind}] {warning}"
+
+
 def warning_summary(warnings: Sequence[Warning_], *, all_warnings: bool) -> list[str]:
     """Text lines: the count per kind, the first :data:`SHOWN_WARNINGS` warnings (all of them
     with ``all_warnings``), then how many more there are.

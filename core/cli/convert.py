@@ -12,10 +12,12 @@ from core.cli.common import (
     Subparsers,
     add_output,
     command_parser,
+    kinded_line,
     tool_options,
 )
 from core.formats import BINARY_WRITABLE, FORMATS, WRITABLE
 from core.formats.tools import convert, output_is_folder
+from core.model.errors import KindedText, warning_kind
 
 NAME = "convert"
 
@@ -66,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
         messages = convert(args.input, args.output, to=args.to, from_format=args.from_format,
                            set_name=args.set_name, labels_file=args.labels,
                            options=tool_options(args), csv_raw=args.csv_raw)
-    warnings = [m for m in messages if m.startswith("warning: ")]
+    # each warning with its kind (KindedText from the reader, else read off its words)
+    warnings = [kinded_line(KindedText(m.removeprefix("warning: "), warning_kind(m)))
+                for m in messages if m.startswith("warning: ")]
     others = [m for m in messages if not m.startswith("warning: ")]
     shown = warnings if args.all_warnings else warnings[:SHOWN_WARNINGS]
     for line in shown:

@@ -19,6 +19,7 @@ from core.cli.common import (
     add_llm_parsing,
     add_output,
     command_parser,
+    kinded_line,
     read_options,
     with_hint,
 )
@@ -122,14 +123,14 @@ def run(args: argparse.Namespace) -> int:
     absent = [d for path, pred in zip(args.preds, inputs.systems, strict=True)
               for d in absent_documents(inputs.gold, pred, args.gold, path)]
     for d in [*inputs.warnings, *absent]:
-        print(f"warning: {d}", file=sys.stderr)
+        print(kinded_line(d), file=sys.stderr)
     names = [s.name for s in inputs.systems]
     if len(set(names)) < len(names):
         raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
                          "rename one")
     for field in meta_plan(metadata, inputs.gold.doc_ids):
         if field.kind == "skipped":
-            print(f"warning: {skipped_note(field)}", file=sys.stderr)
+            print(kinded_line(skipped_note(field)), file=sys.stderr)
     html = build_report(ReportInputs(inputs.gold, inputs.systems, inputs.texts, args.level,
                                      metadata, taxonomy, args.samples, args.seed,
                                      args.bootstrap, chosen),

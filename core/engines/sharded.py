@@ -50,6 +50,7 @@ from core.model.bounds import Policy
 from core.model.errors import (
     Diagnostic,
     InputError,
+    KindedText,
     SpanScopeError,
     UsageError,
     did_you_mean,
@@ -185,7 +186,7 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
             hint = did_you_mean(set_name, [s.name for s in loaded.sets])
             raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}"
                              + (f"; {hint}" if hint else ""))
-    messages = [f"warning: {d}" for d in loaded.diagnostics]
+    messages: list[str] = [KindedText(f"warning: {d}", d.kind) for d in loaded.diagnostics]
     messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to,
                                  csv_raw=csv_raw, order=loaded.records))
     docs = len({d for s in sets for d in s.spans})
@@ -229,9 +230,12 @@ class ShardOutcome:
 
 def _warnings(found: Sequence[Diagnostic | str], keep: int | None) -> tuple[list[str],
                                                                            dict[str, int]]:
-    kinds = Counter(w.kind if isinstance(w, Diagnostic) else warning_kind(w) for w in found)
-    shown = found if keep is None else found[:keep]
-    return [str(w) for w in shown], dict(kinds)
+    """The first ``keep`` of ``found`` as text that names its kind (a
+    :class:`~core.model.errors.KindedText` pickles with it, so the client lists them with their
+    kinds) and the count of all of them by kind."""
+    kinds = [w.kind if isinstance(w, Diagnostic) else warning_kind(w) for w in found]
+    shown = range(len(found)) if keep is None else range(min(keep, len(found)))
+    return [KindedText(str(found[i]), kinds[i]) for i in shown], dict(Counter(kinds))
 
 
 def _process() -> tuple[str, int]:
@@ -384,7 +388,7 @@ def score_shard(job: ScoreJob) -> ShardOutcome:
         # A shard's labels may be disjoint where the corpus's are not: the client warns once,
         # from every shard's labels (score_sharded)
         out.disjoint = any(DISJOINT_LABELS in str(w) for w in totals.warnings)
-        warnings.extend(str(w) for w in totals.warnings if DISJOINT_LABELS not in str(w))
+        warnings.extend(w for w in totals.warnings if DISJOINT_LABELS not in str(w))
         totals.warnings = []  # sent once, in out.warnings
         out.warnings, out.warning_counts = _warnings(
             warnings, None if job.all_warnings else KEPT_WARNINGS)

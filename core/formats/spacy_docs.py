@@ -53,7 +53,7 @@ from core.formats._common import (
 from core.formats._sniff import is_span_objects, json_head
 from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
-from core.model.errors import FormatError
+from core.model.errors import FormatError, KindedText
 from core.model.textsafe import one_line
 
 FORMAT = "spacy"
@@ -839,9 +839,10 @@ def docbin_notes(texts: Mapping[str, str | None], aset: AnnotationSet) -> list[s
                      "such as Chinese or Japanese, is one token per sentence); the longest: "
                      f"document {doc_id!r}, {shown!r} cut into {pieces} tokens")
     if dropped:
-        notes.append(f"warning: {len(dropped)} spans end beyond their document's text and are "
-                     f"left out of the DocBin: {', '.join(dropped[:5])}"
-                     + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""))
+        notes.append(KindedText(f"warning: {len(dropped)} spans end beyond their document's "
+                                f"text and are left out of the DocBin: {', '.join(dropped[:5])}"
+                                + (f" and {len(dropped) - 5} more" if len(dropped) > 5 else ""),
+                                "beyond-text"))
     return notes
 
 

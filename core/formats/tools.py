@@ -29,7 +29,7 @@ from core.formats import (
 from core.formats.atomic import Output, check_writable, commit
 from core.model import AnnotationSet, Role
 from core.model.bounds import Policy
-from core.model.errors import FormatError, SpanScopeError, expand_diagnostics
+from core.model.errors import FormatError, KindedText, SpanScopeError, expand_diagnostics
 
 FOLDER_FORMATS = ("brat", "webanno-tsv")
 """Formats that are always written as a folder (one file per document)."""
@@ -116,7 +116,8 @@ def convert(
         read_options = replace(read_options, keep_tokens=True)
     loaded = load_path(input, fmt=from_format, options=read_options)
     sets = _choose_sets(loaded, set_name, str(input))
-    messages = [f"warning: {d}" for d in expand_diagnostics(loaded.diagnostics)]
+    messages: list[str] = [KindedText(f"warning: {d}", d.kind)  # core.cli.convert names it
+                           for d in expand_diagnostics(loaded.diagnostics)]
     messages.extend(write_sets(sets, out, to=to, texts=loaded.texts, source=loaded,
                                csv_raw=csv_raw))
     docs = len({d for s in sets for d in s.spans})

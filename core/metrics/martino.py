@@ -446,9 +446,9 @@ def _prepare(
     by_label = not ignore_labels
     gtable, n_merged = _merged(gtable, by_label=by_label)
     if n_merged:
-        warnings.append(f"{gold.name}: {n_merged} overlapping gold span(s) merged "
-                        f"({'any label' if not by_label else 'same technique'}), as the "
-                        "official scorer always does")
+        warnings.append(KindedText(f"{gold.name}: {n_merged} overlapping gold span(s) merged "
+                                   f"({'any label' if not by_label else 'same technique'}), "
+                                   "as the official scorer always does", "merged"))
     if not merge_pred:
         first = _first_overlapping_doc(ptable, by_label=by_label)
         if first is not None:
@@ -465,8 +465,8 @@ def _prepare(
     else:
         ptable, n = _merged(ptable, by_label=by_label)
         if n:
-            warnings.append(f"{pred.name}: {n} overlapping prediction(s) merged "
-                            "(merge_pred=True)")
+            warnings.append(KindedText(f"{pred.name}: {n} overlapping prediction(s) merged "
+                                       "(merge_pred=True)", "merged"))
     return _Prepared(gtable, ptable, documents, ignore_labels, official, warnings)
 
 

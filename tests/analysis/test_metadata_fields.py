@@ -123,8 +123,8 @@ def test_report_on_the_released_gold_is_small_and_draws_no_negative_bar(
     out = tmp_path / "r.html"
     assert main(["report", str(GOLD), str(GPT), "-o", str(out), "--samples", "100"]) == 0
     err = capsys.readouterr().err
-    assert ("warning: metadata field 'sentences_with_labels' is not sliced: its values are JSON "
-            "objects, not categories") in err
+    assert ("warning: [skipped] metadata field 'sentences_with_labels' is not sliced: its "
+            "values are JSON objects, not categories") in err
     html = out.read_text(encoding="utf-8")
     assert out.stat().st_size < 400_000  # 1.3 MB with 200 one-document buckets
     assert "<h3>meta:" not in html

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 import sys
 from collections.abc import Callable
@@ -168,8 +169,8 @@ CASES: list[Case] = [
     ("report", lambda t: ["report", str(PROP / "gold.json"), str(PROP / "system_a.json"),
                           "-o", str(t / "report.html")], "duplicate-span"),
 ]
-"""Commands without ``--json`` (``convert``, ``report``) print each warning as a ``warning:``
-line: its kind is read off its words, as the dashboard reads a message's."""
+"""Commands without ``--json`` (``convert``, ``report``) print each warning as a ``warning:
+[kind]`` line (``core.cli.common.kinded_line``): the kind is read off the line."""
 
 NOT_RUN = {"app": "starts the dashboard (its warnings are the readers', read above)"}
 
@@ -184,8 +185,9 @@ def _kinds(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, int
     kinds: dict[str, int] = {}
     for line in (out.out + out.err).splitlines():
         if line.startswith("warning: "):
-            kind = warning_kind(line.removeprefix("warning: "))
-            kinds[kind] = kinds.get(kind, 0) + 1
+            named = re.match(r"warning: \[([a-z-]+)\] ", line)
+            assert named, f"a warning line without its kind: {line}"
+            kinds[named.group(1)] = kinds.get(named.group(1), 0) + 1
     return kinds
 
 
