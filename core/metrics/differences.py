@@ -281,6 +281,7 @@ class _Scorer:
         self._sets: dict[int, tuple[AnnotationSet, AnnotationSet]] = {}
         self._joins: dict[int, _Join] = {}
         self._sums: dict[tuple[bool, int, str], _Sums] = {}
+        self._mafalda: dict[tuple[int, str], mafalda.MafaldaResult] = {}
 
     def sets(self, level: int) -> tuple[AnnotationSet, AnnotationSet]:
         """Martino's gold and the predictions, labels at ``level``."""
@@ -304,15 +305,30 @@ class _Scorer:
                 self._sums[key] = self._joins[rules.level].sums(rules.match)
         return self._sums[key]
 
+    def mafalda(self, level: int, variant: str) -> mafalda.MafaldaResult:
+        """:func:`core.metrics.mafalda.score` at ``level`` under ``variant``, derived from a
+        result of another variant the path computed already when the registry's entry derives
+        it from that one (:meth:`~core.metrics.registry.Metric.derived_from`: the chosen
+        variant's last step from the paper's), scoring again only the texts where they can
+        differ; the same numbers (``core.metrics.mafalda.derive``)."""
+        key = (level, variant)
+        if key not in self._mafalda:
+            gold = self.gold.as_alternatives()
+            done = [self._mafalda[(level, v)] for v in registry.get("mafalda").derived_from(
+                variant) if (level, v) in self._mafalda]
+            self._mafalda[key] = (
+                mafalda.derive(done[0], gold, self.pred, variant=variant, level=level,
+                               texts=self.texts, taxonomy=self.taxonomy) if done
+                else mafalda.score(gold, self.pred, level=level, variant=variant,
+                                   texts=self.texts, taxonomy=self.taxonomy))
+        return self._mafalda[key]
+
     def score(self, rules: Rules) -> RuleScore:
         if rules.alternatives:
             # MAFALDA reads the gold by its Definition 6 (spans sharing an interval are
             # alternatives), as the registry's entry does on the Scores page and the command
             # line.
-            m = mafalda.score(self.gold.as_alternatives(), self.pred, level=rules.level,
-                              variant=rules.mafalda_variant, texts=self.texts,
-                              taxonomy=self.taxonomy)
-            return RuleScore.of_mafalda(rules, m)
+            return RuleScore.of_mafalda(rules, self.mafalda(rules.level, rules.mafalda_variant))
         s = self.sums(rules)
         if rules.pooling == "micro":
             # MartinoResult's per-document and pooled values (prf_arrays agrees with prf).
