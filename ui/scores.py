@@ -20,11 +20,11 @@ import streamlit as st
 from core.metrics import registry
 from core.metrics.stats import FEW_DOCUMENTS
 from core.model import AnnotationSet, Corpus
-from core.model.errors import format_ids
+from core.model.errors import Diagnostic, format_ids, warning_kind
 from ui import above_one, charts, levels, results, state
 from ui import hateval as hateval_ui
 from ui.curation import undecided
-from ui.escape import md
+from ui.escape import code, md
 from ui.set_names import full_name_help
 from ui.small_table import NOWRAP_COLUMNS, small_table
 from ui.state import Workspace
@@ -537,6 +537,38 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
                  if first is not None else None)
 
 
+SHOWN_RESULT_WARNINGS = 5
+"""Warnings of one kind listed under the overall result; the others are counted."""
+
+
+def result_warnings(result: results.PairScores) -> str | None:
+    """The metric's own warnings on this pair (Da San Martino's labels that never meet, the
+    SemEval-2020 TC scorer's alignment of rows across articles, ...), as ``score --json``
+    gives them in ``warnings``: Markdown for one element, grouped by kind (the kind
+    ``warning_counts`` counts them under) with their counts, every message escaped (it quotes
+    labels and file names); None when there is none.
+
+    >>> r = results.PairScores({}, pd.DataFrame(), None, None)
+    >>> result_warnings(r) is None
+    True
+    """
+    found = list(getattr(result.raw, "warnings", ()) or ())
+    if not found:
+        return None
+    groups: dict[str, list[str]] = {}
+    for w in found:
+        kind = w.kind if isinstance(w, Diagnostic) else warning_kind(w)
+        groups.setdefault(kind, []).append(str(w))
+    head = "The metric warns about this pair (as `python -m core score` does):"
+    lines = [head]
+    for kind, said in groups.items():
+        lines.append(f"- {code(kind)} ({len(said):,}):")
+        lines.extend(f"    - {md(m)}" for m in said[:SHOWN_RESULT_WARNINGS])
+        if len(said) > SHOWN_RESULT_WARNINGS:
+            lines.append(f"    - and {len(said) - SHOWN_RESULT_WARNINGS:,} more")
+    return "\n".join(lines)
+
+
 def one_system(ws: Workspace, s: Setup) -> Detail:
     """One system under one metric: per label and per document; an error in their place when
     the metric cannot score it (the paired comparison below still runs)."""
@@ -559,6 +591,9 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
     st.caption(results.overall_caption(result) + (
         f"\n\n{taxonomy_note(ws.key, ws, s.ref, (system,))}"
         if "taxonomy" in entry.options else ""))
+    said = result_warnings(result)
+    if said is not None:
+        st.warning(said, icon="⚠️")
     # Lazy tabs: only the open one runs. The per-document table of 100,000 documents (every
     # row built, then sorted) cost most of the page's first visit while the per-label tab
     # was the one shown, and the per-label chart, which repeats the per-label table, costs
