@@ -65,7 +65,13 @@ from core.model.taxonomy import Taxonomy, for_labels
 from core.render.html import esc, html_table
 from core.render.palette import ERROR_COLOURS, ERROR_MARKS
 from core.render.segments import segments
-from core.render.svg import PATTERNS, pattern_defs, svg_grouped_bars, svg_stacked_bars
+from core.render.svg import (
+    PATTERNS,
+    SERIES_PAIRS,
+    pattern_defs,
+    svg_grouped_bars,
+    svg_stacked_bars,
+)
 
 WORST = 20
 DISAGREE = 10
@@ -387,7 +393,7 @@ def _categories_section(inputs: ReportInputs, tables: Tables) -> str:
                     100 * n / n_errors[side] if cat in ERRORS and n is not None
                     and n_errors[side] else None)
             cat_rows.append(row)
-    patterns = {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(CATEGORIES)}
+    patterns = CATEGORY_PATTERNS
     return (
         "<section id='categories'><h2>Error categories</h2><p>Every reference span and every "
         "prediction takes one category from its best overlapping pair: correct (same "
@@ -421,8 +427,13 @@ def _chart(draw: Callable[[int], str]) -> str:
     return f"<div class='chart'>{wide}{narrow}</div>"
 
 
+CATEGORY_PATTERNS = {c: PATTERNS[i % len(PATTERNS)] for i, c in enumerate(CATEGORIES)}
+"""The fill pattern of each error category in the report's charts (the colour's second cue)."""
+
 PATTERNS_SVG = ("<svg class='ss-defs' width='0' height='0' aria-hidden='true' "
-                f"focusable='false'>{pattern_defs()}</svg>")
+                "focusable='false'>" + pattern_defs(
+                    [*SERIES_PAIRS, *((CATEGORY_PATTERNS[c], ERROR_COLOURS[c])
+                                      for c in CATEGORIES)]) + "</svg>")
 """The charts' fill patterns, once at the top of the report (each of its charts held them, twice:
 about 1 KB a chart). Not ``display: none``, where a pattern draws nothing (the phone's charts,
 which had theirs in the hidden screen chart under its ids, lost their second cue beside the

@@ -10,9 +10,10 @@ escaped (:func:`core.render.html.esc`, :func:`core.render.html.xml_text`).
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from itertools import accumulate
 
@@ -32,37 +33,54 @@ PATTERNS = ("solid", "diag", "back", "cross", "horiz", "vert", "dots", "grid")
 # ---- charts -------------------------------------------------------------------------------------
 
 
-def pattern_defs() -> str:
-    """Fill patterns: one per series, drawn in white over the series colour. A chart holds
-    them, unless its page holds them once for all its charts (``own_defs=False``: the report,
-    whose every chart is drawn twice, for a screen and for a phone)."""
-    shapes = {
-        "diag": '<path d="M0,8 L8,0" stroke="#fff" stroke-width="1.6"/>',
-        "back": '<path d="M0,0 L8,8" stroke="#fff" stroke-width="1.6"/>',
-        "cross": '<path d="M0,8 L8,0 M0,0 L8,8" stroke="#fff" stroke-width="1.2"/>',
-        "horiz": '<path d="M0,4 L8,4" stroke="#fff" stroke-width="1.6"/>',
-        "vert": '<path d="M4,0 L4,8" stroke="#fff" stroke-width="1.6"/>',
-        "dots": '<circle cx="4" cy="4" r="1.5" fill="#fff"/>',
-        "grid": '<path d="M0,4 L8,4 M4,0 L4,8" stroke="#fff" stroke-width="1"/>',
-    }
+SERIES_PAIRS: tuple[tuple[str, str], ...] = tuple(
+    (PATTERNS[i % len(PATTERNS)], OKABE_ITO[i % len(OKABE_ITO)])
+    for i in range(math.lcm(len(PATTERNS), len(OKABE_ITO))))
+"""(pattern, colour) of every series :func:`svg_grouped_bars` draws (series ``s`` takes the
+``s``-th of each, round)."""
+
+_SHAPES = {
+    "diag": '<path d="M0,8 L8,0" stroke="#fff" stroke-width="1.6"/>',
+    "back": '<path d="M0,0 L8,8" stroke="#fff" stroke-width="1.6"/>',
+    "cross": '<path d="M0,8 L8,0 M0,0 L8,8" stroke="#fff" stroke-width="1.2"/>',
+    "horiz": '<path d="M0,4 L8,4" stroke="#fff" stroke-width="1.6"/>',
+    "vert": '<path d="M4,0 L4,8" stroke="#fff" stroke-width="1.6"/>',
+    "dots": '<circle cx="4" cy="4" r="1.5" fill="#fff"/>',
+    "grid": '<path d="M0,4 L8,4 M4,0 L4,8" stroke="#fff" stroke-width="1"/>',
+}
+
+
+def pattern_id(pattern: str, colour: str) -> str:
+    """The id of :func:`pattern_defs`'s fill of ``pattern`` over ``colour``."""
+    return f"p-{pattern}-{colour.lstrip('#').lower()}"
+
+
+def pattern_defs(pairs: Iterable[tuple[str, str]] = SERIES_PAIRS) -> str:
+    """Fills of a pattern drawn in white over a colour, one per (pattern, colour) of
+    ``pairs`` (a solid one needs none), so that a bar is one rectangle filled with both (it
+    was a rectangle of the colour and a second of the pattern over it: the report's charts
+    held each patterned bar twice). A chart holds them, unless its page holds them once for
+    all its charts (``own_defs=False``: the report, whose every chart is drawn twice, for a
+    screen and for a phone)."""
     return "<defs>" + "".join(
-        f'<pattern id="p-{k}" width="8" height="8" patternUnits="userSpaceOnUse">{v}</pattern>'
-        for k, v in shapes.items()) + "</defs>"
+        f'<pattern id="{pattern_id(k, c)}" width="8" height="8" patternUnits="userSpaceOnUse">'
+        f'<rect width="8" height="8" fill="{c}"/>{_SHAPES[k]}</pattern>'
+        for k, c in dict.fromkeys(pairs) if k != "solid") + "</defs>"
 
 
 def _rect(x: float, y: float, w: float, h: float, colour: str, pattern: str, title: str,
           cls: str = "bar") -> str:
-    out = (f'<rect class="{cls}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-           f'fill="{colour}" stroke="#333" stroke-width="0.4"><title>{esc(title)}</title></rect>')
-    if pattern != "solid":
-        out += (f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
-                f'fill="url(#p-{pattern})" pointer-events="none"/>')
-    return out
+    # one rectangle: the pattern's fill holds the colour under it (the colour after the url
+    # is what a page without that fill shows: the bar keeps its colour)
+    fill = colour if pattern == "solid" else f"url(#{pattern_id(pattern, colour)}) {colour}"
+    return (f'<rect class="{cls}" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+            f'fill="{fill}" stroke="#333" stroke-width="0.4"><title>{esc(title)}</title></rect>')
 
 
-def _defs_if(own: bool) -> str:
-    """:func:`pattern_defs` for a chart that holds its own (``own_defs``), else nothing."""
-    return pattern_defs() if own else ""
+def _defs_if(own: bool, pairs: Iterable[tuple[str, str]] = SERIES_PAIRS) -> str:
+    """:func:`pattern_defs` of ``pairs`` for a chart that holds its own (``own_defs``), else
+    nothing."""
+    return pattern_defs(pairs) if own else ""
 
 
 _NARROW = frozenset("iljtfrI.,:;'|!()[]{} ·")
@@ -291,7 +309,8 @@ def svg_stacked_bars(bars: Sequence[tuple[str, Mapping[str, int]]], *, title: st
     plot_w = width - left - 20
     parts = [f'<svg class="ss-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
              f'{height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="{esc(title)}">', _defs_if(own_defs),
+             f'aria-label="{esc(title)}">',
+             _defs_if(own_defs, [(pattern_of[c], colours[c]) for c in colours]),
              f'<text x="8" y="18" font-size="14" font-weight="600">{esc(title)}</text>',
              legend]
     for r, ((name, counts), shown) in enumerate(zip(bars, names, strict=True)):

@@ -349,6 +349,25 @@ def test_right_to_left_documents_take_their_direction_from_their_text() -> None:
     assert "unicode-bidi:isolate" in out and "td,th{unicode-bidi:plaintext}" in out
 
 
+def test_each_patterned_bar_is_one_rectangle_with_its_colour_under_its_pattern() -> None:
+    """bugleft19: a patterned bar was two rectangles, its colour and its pattern over it; it is
+    one, filled with a pattern that holds its colour (the colour after the url too, what a
+    page without the pattern shows), so the report is smaller and draws the same bars."""
+    import xml.etree.ElementTree as ET
+
+    out = build_report(_evil(), command="x")
+    found = re.search(r"<svg class='ss-defs'.*?</svg>", out, re.S)
+    assert found is not None
+    under = {p.attrib["id"]: p[0].attrib["fill"] for p in ET.fromstring(found.group(0)).iter()
+             if p.tag.endswith("pattern") and p[0].tag.endswith("rect")}
+    assert "pointer-events" not in out  # no rectangle drawn over a bar any more
+    bars = re.findall(r'<rect class="(?:bar|swatch)"[^>]*'
+                      r'fill="url\(#([^)]+)\) (#[0-9A-Fa-f]{6})"', out)
+    assert len(bars) >= 20
+    for pattern, colour in bars:
+        assert under[pattern] == colour  # the pattern's ground is the bar's colour
+
+
 def test_each_chart_has_a_layout_for_a_phone_and_the_page_its_patterns_once() -> None:
     """The charts were 640 px wide on a phone (390 px), cut at the screen's edge in a box that
     scrolled sideways; shrunk to fit, their 10 px text would be 6 px. Each chart is drawn a
