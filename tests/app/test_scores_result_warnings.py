@@ -4,8 +4,13 @@ in one element, grouped by kind, every message escaped (bugleft19)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from core.model import AnnotationSet, Span
-from tests.app.conftest import app_on_sets
+from tests.app.conftest import app_on_sets, app_on_workspace
+from ui.escape import md
 
 XSS = "<b>Fear</b>"
 
@@ -26,3 +31,23 @@ def test_disjoint_labels_are_warned_under_the_overall_result() -> None:
     assert text.count("no predicted label occurs in") == 1
     # what the caption above it says stays the overall result
     assert any(c.value.startswith("P 0.000") for c in at.caption)
+
+
+def test_the_tc_scorers_alignment_notes_are_the_command_lines(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SemEval-2020 TC files whose rows the official scorer lines up across labels: the notes
+    ``score --json`` gives, under the kind it counts them under."""
+    from tests.app.test_scores_tc_order import _cli, _workspace
+    from ui import state
+
+    cli = _cli(tmp_path, "semeval2020-tc", capsys)
+    assert cli["warnings"] and set(cli["warning_counts"]) == {"file-order"}
+    at = app_on_workspace(_workspace(), "pages/scores.py")
+    at.session_state[state.variant_key("martino")] = "semeval2020-tc"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = [w.value for w in at.warning if "The metric warns" in w.value]
+    assert len(said) == 1, [w.value for w in at.warning]
+    assert f"`file-order` ({len(cli['warnings'])})" in said[0]
+    for message in cli["warnings"]:
+        assert md(message) in said[0]
