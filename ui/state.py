@@ -263,7 +263,7 @@ class Workspace:
 def _display_name(filename: str) -> str:
     name = Path(filename).name
     for suffix in (".jsonl", ".json", ".tsv", ".txt", ".csv", ".ann", ".zip", ".conll", ".spacy",
-                   ".xmi"):
+                   ".xmi", ".parquet"):
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]
     return name
