@@ -33,6 +33,9 @@ ensure_venv() {
   local want
   want=$(cat requirements*.txt pyproject.toml setup.py | sha256sum | cut -d' ' -f1)
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    # pip runs quietly: say what the wait is for, or a first run looks stuck for minutes.
+    echo "installing $requirements into .venv (a few minutes the first time; later runs" \
+      "reuse it)" >&2
     .venv/bin/python -m pip install -q --disable-pip-version-check -r "$requirements"
     # `spanscope` and `python -m core` from the checkout itself (an editable install).
     .venv/bin/python -m pip install -q --disable-pip-version-check --no-deps -e .

@@ -48,7 +48,8 @@ UPLOAD_HELP = (
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
     "brat .ann, doccano JSONL, Label Studio (JSON, CSV, TSV), HatEval TSV, spans CSV, "
     "INCEpTION / WebAnno TSV (3 or 2), UIMA CAS XMI (with its TypeSystem.xml), CoNLL BIO, "
-    "spaCy (.spacy, JSONL), or a .zip of a folder.")
+    "spaCy (.spacy, JSONL), Parquet (a spans table; its .texts.parquet beside it in a "
+    ".zip), or a .zip of a folder.")
 """The uploader's label: every format a file may be in."""
 
 TAB_NOTE = ("Uploads live in this tab: a reload or another tab starts from the sample; start "

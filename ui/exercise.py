@@ -150,8 +150,9 @@ def guess_inputs(sol: exercises.Solution, length: str, suffix: str,
     """One text input per question of an exercise of ``length``; returns their session keys
     (``{prefix}_{p|r}::{suffix}::{metric}``)."""
     keys: dict[tuple[str, str], str] = {}
-    st.markdown("**Your predictions** (0.375, 3/8 or 37.5%; a fraction must be exact, a "
-                f"decimal within ±{exercises.TOLERANCE})")
+    st.markdown("**Your predictions** (each as a decimal, a fraction or a percentage, e.g. "
+                "0.375, 3/8 or 37.5%; a fraction must be exact, a decimal within "
+                f"±{exercises.TOLERANCE})")
     for key, title in exercises.questions(length):
         truth = sol.truths[key]
         st.markdown(f"**{md(title)}**")

@@ -156,11 +156,15 @@ def page_link_params() -> dict[str, str]:
 def _check_data_mark(ws: state.Workspace) -> list[str]:
     """The notice for a link made on uploaded files this session does not hold (its document
     and set parameters are dropped); then the mark of this session's own data is put in the
-    address, or removed."""
+    address, or removed. A mark of this session's earlier uploads (the address before a file
+    was added or removed) is no news: the uploader is not told the files are missing."""
     mine = data_mark(ws)
+    own: set[str] = st.session_state.setdefault(state.K_OWN_MARKS, set())
+    if mine is not None:
+        own.add(mine)
     given = st.query_params.get(state.K_DATA_MARK)
     notices: list[str] = []
-    if given is not None and given != mine:
+    if given is not None and given not in own:
         dropped = [f"?{k}={st.query_params[k][:40]}" for k in NAMES_DATA if k in st.query_params]
         for key in NAMES_DATA:
             if key in st.query_params:

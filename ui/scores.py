@@ -628,10 +628,13 @@ def paired_sentence(named: str, sys1: str, sys2: str, result: Mapping[str, Any])
     head = (f"{named}: F1({md(sys1)}) − F1({md(sys2)}) = **{result['F1 difference']:+.3f}**")
     if low is None:  # one document: every resample and every swap is that document
         return head + " (one document: no interval and no test)."
+    boot = (f"p {_p(result['p bootstrap'], n)} (paired bootstrap, {n:,} resamples)"
+            if result["p bootstrap"] is not None else
+            f"no paired-bootstrap p with fewer than {FEW_DOCUMENTS} documents, where it is "
+            "anti-conservative")
     return (head + f", 95% paired bootstrap interval [{low:+.3f}, {high:+.3f}]; two-sided "
             f"p {_p(result['p randomization'], n)} (approximate randomization, {n:,} rounds), "
-            f"p {_p(result['p bootstrap'], n)} (paired bootstrap, {n:,} resamples); over "
-            f"documents, seed {result['seed']}.")
+            f"{boot}; over documents, seed {result['seed']}.")
 
 
 def paired(ws: Workspace, s: Setup, d: Detail) -> None:
@@ -667,13 +670,20 @@ def paired(ws: Workspace, s: Setup, d: Detail) -> None:
         assert isinstance(rows, list)
         table = pd.DataFrame(rows, columns=list(results.PAIRED_COLUMNS))
         st.dataframe(table, hide_index=True, key="paired_table", placeholder="—")
+        # The bootstrap's p is withheld below FEW_DOCUMENTS documents (core.analysis.
+        # significance): its column of dashes says why, as `table --compare` does.
+        no_boot = (table["p bootstrap (two-sided)"].isna().all()
+                   and table["p randomization (two-sided)"].notna().any())
         st.caption("System 1 minus system 2 on P, R and F1. Both p-values are two-sided: "
                    "approximate randomization swaps each document's two outputs at random "
                    "(p = share of rounds at least as far from 0, add-one), the paired bootstrap "
                    "resamples documents for both (p = twice the smaller share of resamples on "
                    "either side of 0, so p < 0.05 exactly when the 95% interval leaves 0 out; "
                    "0 when no resample crossed 0, that is below 1/resamples); "
-                   "no correction for multiple comparisons. The same numbers as `python -m "
+                   + (f"— in the bootstrap column: fewer than {FEW_DOCUMENTS} documents, where "
+                      "the bootstrap's p is anti-conservative, so the randomization p decides; "
+                      if no_boot else "")
+                   + "no correction for multiple comparisons. The same numbers as `python -m "
                    "core table --compare` with system 2 as the compared system, the same "
                    "resamples and seed (docs/report.md).")
         download_menu(table, f"paired_{sys1}_vs_{sys2}", key="dl_paired",

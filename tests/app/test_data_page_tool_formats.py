@@ -135,3 +135,34 @@ def test_a_lone_ann_upload_without_its_text_stays_an_input_of_its_own(make_app) 
         ("2.ann", (BRAT / "2.ann").read_bytes(), "text/plain")]).run()
     assert not at.exception, [e.value for e in at.exception]
     assert [r.file for r in at.session_state[state.K_UPLOAD_WS].reports] == ["1.ann", "2.ann"]
+
+
+# How the uploader's label names each reader of core.formats (a new reader needs its words).
+FORMAT_WORDS = {"brat": "brat", "conll": "CoNLL", "doccano": "doccano", "hateval": "HatEval",
+                "label-studio": "Label Studio", "mafalda": "MAFALDA JSONL",
+                "mafalda-llm": "MAFALDA JSONL", "parquet": "Parquet", "ptc": "PTC TSV",
+                "semeval2021": "SemEval-2021 JSON", "spacy": "spaCy", "spans-csv": "spans CSV",
+                "uima-xmi": "UIMA CAS XMI", "webanno-tsv": "WebAnno TSV (3",
+                "webanno-tsv2": "WebAnno TSV (3 or 2)"}
+
+
+def test_the_uploader_names_every_format_it_reads(make_app, tmp_path: Path) -> None:
+    """Tour 16: the label says it lists every format a file may be in, and left out Parquet,
+    which an upload reads (the spans table alone; docs/formats.md); its display name kept
+    the ".parquet" that every other format's name drops."""
+    from core.cli import main
+    from core.formats import FORMATS
+
+    assert set(FORMAT_WORDS) == set(FORMATS)
+    at = make_app("pages/data.py", data="empty")
+    label = at.file_uploader(key=state.K_UPLOADS).label
+    for fmt, words in FORMAT_WORDS.items():
+        assert words in label, fmt
+    out = tmp_path / "system_a.parquet"
+    assert main(["convert", str(SAMPLES.parent / "propaganda" / "system_a.json"), str(out),
+                 "--to", "parquet"]) == 0
+    at.file_uploader(key=state.K_UPLOADS).set_value(
+        [(out.name, out.read_bytes(), "application/octet-stream")]).run()
+    assert not at.exception, [e.value for e in at.exception]
+    sets = at.session_state[state.K_UPLOAD_WS].sets
+    assert {n: s.span_count() for n, s in sets.items()} == {"system_a": 20}  # no ".parquet"

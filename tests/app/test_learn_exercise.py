@@ -164,3 +164,12 @@ def test_typing_a_seed_opens_that_exercise(make_app) -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert at.query_params[exercise_ui.PARAM] in ("9", ["9"])
     assert _pred_rows(at) == _want_rows(9)
+
+
+def test_the_answer_format_reads_as_an_example_not_as_a_value(make_app) -> None:
+    """Tour 16: "Your predictions (0.375, 3/8 or 37.5%; ...)" above the boxes read like a
+    value given for them; it is the three ways to write one."""
+    at = _open(make_app, "3")
+    (said,) = [m.value for m in at.markdown if m.value.startswith("**Your predictions**")]
+    assert "a decimal, a fraction or a percentage, e.g. 0.375, 3/8 or 37.5%" in said
+    assert f"a decimal within ±{exercises.TOLERANCE}" in said

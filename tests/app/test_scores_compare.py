@@ -120,3 +120,27 @@ def test_the_errors_page_says_the_report_holds_the_comparisons(make_app) -> None
     said = next(c.value for c in at.caption if c.value.startswith("One HTML file"))
     assert "which differences are real" in said and "two-sided p-values" in said
     assert "disagree" in said and "worst documents" in said
+
+
+def test_a_bootstrap_p_not_given_says_why_in_the_sentence_and_the_caption(make_app) -> None:
+    """Tour 16: on the bundled sample (10 documents) the paired comparison said "p —
+    (paired bootstrap, 1,000 resamples)" and its table's bootstrap column was all dashes,
+    with no word why (fewer than FEW_DOCUMENTS documents: the bootstrap's p is
+    anti-conservative there, as ``table --compare`` says)."""
+    from core.metrics.stats import FEW_DOCUMENTS
+
+    said = scores_ui.paired_sentence("M", "a", "b", {
+        "F1 difference": 0.25, "low": 0.1, "high": 0.4, "p randomization": 1 / 11,
+        "p bootstrap": None, "resamples": 10, "seed": 3})
+    assert "p —" not in said
+    assert "p < 0.091 (approximate randomization, 10 rounds)" in said
+    assert f"no paired-bootstrap p with fewer than {FEW_DOCUMENTS} documents" in said
+    at = make_app("pages/scores.py", data="sample")
+    assert not at.exception, [e.value for e in at.exception]
+    text = next(m.value.replace("\\", "") for m in at.markdown
+                if "F1(system_a) − F1(system_b)" in m.value.replace("\\", ""))
+    assert "p —" not in text and "anti-conservative" in text
+    shown = next(df.value for df in at.dataframe if "p bootstrap (two-sided)" in df.value)
+    assert shown["p bootstrap (two-sided)"].isna().all()  # 10 documents: drawn as —
+    assert any(f"— in the bootstrap column: fewer than {FEW_DOCUMENTS} documents" in c.value
+               for c in at.caption)

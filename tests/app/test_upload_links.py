@@ -86,3 +86,28 @@ def test_a_link_on_the_same_uploads_opens_without_notice(make_app) -> None:
 def test_sample_and_command_line_data_carry_no_mark(make_app) -> None:
     at = _ok(make_app("pages/documents.py", data="sample"))
     assert state.K_DATA_MARK not in _params(at)
+
+
+def test_the_uploader_adding_removing_or_recasting_a_file_sees_no_notice(make_app) -> None:
+    """Tour 16: a second upload in the same tab changes the uploads' digest, and the address
+    still held the first one's mark: the uploader was told "this browser session does not
+    have" the files it had just uploaded. Only another session's mark is news."""
+    at = _uploader(make_app)
+    first = _params(at)[state.K_DATA_MARK]
+    more = [*FILES, ("system_b.jsonl", (MAFALDA / "system_b.jsonl").read_bytes())]
+    _ok(at.file_uploader(key=state.K_UPLOADS).set_value(
+        [(name, data, "application/octet-stream") for name, data in more]).run())
+    second = _params(at)[state.K_DATA_MARK]
+    assert second != first
+    assert not _notices(at)
+    _ok(at.file_uploader(key=state.K_UPLOADS).set_value(
+        [(name, data, "application/octet-stream") for name, data in FILES[:1]]).run())
+    third = _params(at)[state.K_DATA_MARK]
+    assert third not in (first, second)
+    assert not _notices(at)
+    # the digest holds each file's role, format and name too: a role changed is no news either
+    _ok(at.selectbox(key=state.upload_key("role", FILES[0][0])).set_value("annotator").run())
+    assert _params(at)[state.K_DATA_MARK] not in (first, second, third)
+    assert not _notices(at)
+    _ok(at.switch_page("pages/documents.py").run())
+    assert not _notices(at)
