@@ -34,6 +34,7 @@ import json
 import logging
 import os
 import re
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -43,8 +44,7 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from core.formats import (ReadOptions, detect, module, read_file_with_companions,
-                          read_folder)
+from core.formats import ReadOptions, detect, module, read_file_with_companions, read_folder
 from core.formats.ptc import ARTICLE_RE
 from core.formats.ptc import FORMAT as PTC
 from core.model import ROLES, Role
@@ -279,10 +279,12 @@ def _fork_from(inputs: list[tuple[Path, Role, bool, str | None, str | None]],
     """The index of the first input that a forked copy reads (:func:`read_reports`), or
     ``len(inputs)`` when this process reads them all: a copy reads the last inputs, files only,
     from the one at which about half of the bytes are read, when they hold
-    :data:`FORK_MIN_BYTES` or more and the system forks. Their formats' modules are imported
+    :data:`FORK_MIN_BYTES` or more, on Linux. Their formats' modules are imported
     here first (detected from each file's head), so that the copy imports nothing: a module
     another thread was importing at the fork would stay locked in it."""
-    if len(inputs) < 2 or not hasattr(os, "fork"):
+    if len(inputs) < 2 or not sys.platform.startswith("linux"):
+        # macOS forks a threaded process unsafely once system frameworks are loaded (Python's
+        # multiprocessing spawns there), Windows does not fork
         return len(inputs)
     try:
         sizes = [-1 if folder else path.stat().st_size for path, _, folder, _, _ in inputs]

@@ -11,6 +11,7 @@ pickled: the ``--data`` files read on the other core (:func:`ui.cli_data.read_re
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import pickle
@@ -113,8 +114,6 @@ class InChild(Generic[T]):
             return
         os.close(self._read_end)
         self._read_end = None
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         os.waitpid(self.pid, 0)

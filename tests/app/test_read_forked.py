@@ -91,6 +91,9 @@ def test_a_copy_gets_the_inputs_holding_about_half_of_the_bytes(
     assert cli_data._fork_from(inputs[:1], {}) == 1  # type: ignore[arg-type]
     folder = [*inputs[:1], (tmp_path, "system", True, None, None)]
     assert cli_data._fork_from(folder, {}) == 2  # type: ignore[arg-type]  (folders: not forked)
+    monkeypatch.setattr(cli_data.sys, "platform", "darwin")  # forks threads unsafely
+    assert cli_data._fork_from(inputs, {}) == 3  # type: ignore[arg-type]
+    monkeypatch.setattr(cli_data.sys, "platform", "linux")
     monkeypatch.setattr(cli_data, "FORK_MIN_BYTES", 10_000)
     assert cli_data._fork_from(inputs, {}) == 3  # type: ignore[arg-type]
 
