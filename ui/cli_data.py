@@ -34,6 +34,7 @@ import json
 import logging
 import os
 import re
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -43,14 +44,14 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from core.formats import ReadOptions, module, read_file_with_companions, read_folder
+from core.formats import ReadOptions, detect, module, read_file_with_companions, read_folder
 from core.formats.ptc import ARTICLE_RE
 from core.formats.ptc import FORMAT as PTC
 from core.model import ROLES, Role
 from core.model.errors import Diagnostic
 from core.plugins import load_formats
 from ui import file_reports, state, text_policy
-from ui.parsing import guarded_load
+from ui.parsing import InChild, guarded_load
 
 DATA_ENV = "SPANSCOPE_DATA"  # core.cli.launch.DATA_ENV (ui must not need core.cli.launch at import)
 SOURCE = "cli"
@@ -200,16 +201,45 @@ def _is_type_system(path: Path) -> bool:
         return b"<typeSystemDescription" in f.read(4096)
 
 
+FORK_MIN_BYTES = 16 << 20
+"""The fewest bytes of files that :func:`read_reports` reads in a forked copy of the server
+(:class:`ui.parsing.InChild`): below it, the fork, the pickling and the unpickling cost more
+than the read they take off the server (a sample corpus is read in this process)."""
+
+forked = threading.Event()
+"""Set once :func:`read_reports` has forked its copy (or chosen not to), and by
+:func:`read_early`'s thread once it has the workspace: :mod:`ui.serve` imports ``app.py``'s
+modules after it, so that no other thread of the server is importing at the fork."""
+
+_forks = 0
+"""How many times :func:`read_reports` has read files in a forked copy (:func:`fork_count`)."""
+
+
+def fork_count() -> int:
+    """How many times :func:`read_reports` has read some of its files in a forked copy of this
+    process and taken their reports from it (a count of which path ran, for the tests)."""
+    return _forks
+
+
 def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozenset(),
                  formats: Mapping[str, str] | None = None) -> list[state.FileReport]:
     """Parse every input of ``args`` into a file report (a bad file becomes its error), each in
     the format ``formats`` gives its path (the Data page's choice), else its value's
     (``#format=``), else the one detected; installed plugins' formats too, loaded first here
-    because :func:`read_early` reads before any page has loaded them (``core/plugins.py``)."""
+    because :func:`read_early` reads before any page has loaded them (``core/plugins.py``).
+
+    Inputs that are files of :data:`FORK_MIN_BYTES` or more are shared with a forked copy of
+    the process (:func:`_fork_from`): it reads the last ones, about half of the bytes, on the
+    other core while this process reads the first ones, and sends their reports back pickled
+    (at 100,000 documents, the second file of two: about 1 s of the server's CPU off the first
+    load; docs/performance.md, issue 29, sixteenth pass). Should the copy fail, this process
+    reads them itself: the reports are the same either way."""
+    global _forks
     load_formats()
-    reports: list[state.FileReport] = []
     inputs = [(*one, arg.format) for arg in args for one in _named_inputs((arg,), annotators)]
-    for path, role, is_folder, name, fmt in inputs:
+
+    def report(path: Path, role: Role, is_folder: bool, name: str | None,
+               fmt: str | None) -> state.FileReport:
         files = read_folder(path) if is_folder else read_file_with_companions(path)
         fmt = (formats or {}).get(str(path)) or fmt
         loaded, error = guarded_load(files, name=path.name, options=ReadOptions(role=role),
@@ -219,10 +249,65 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
             error = dataclasses.replace(error, message=error.message + "; on the command line: "
                                         f"--data {role}={path.name}#format=FORMAT")
         # a name given on the command line wins over the names the file gives its sets
-        reports.append(file_reports.report(path.name, loaded, role,
-                                           name or state._display_name(path.name), error,
-                                           keep_names=name is None))
+        return file_reports.report(path.name, loaded, role,
+                                   name or state._display_name(path.name), error,
+                                   keep_names=name is None)
+
+    split = _fork_from(inputs, formats or {})
+    child = None
+    if split < len(inputs):
+        rest = inputs[split:]
+        child = InChild(lambda: [report(*one) for one in rest])
+    forked.set()
+    try:
+        reports = [report(*one) for one in inputs[:split]]
+    except BaseException:
+        if child is not None:
+            child.cancel()
+        raise
+    if child is not None:
+        theirs = child.result()
+        if theirs is not None:
+            _forks += 1
+            return reports + theirs
+        reports += [report(*one) for one in inputs[split:]]
     return reports
+
+
+def _fork_from(inputs: list[tuple[Path, Role, bool, str | None, str | None]],
+               formats: Mapping[str, str]) -> int:
+    """The index of the first input that a forked copy reads (:func:`read_reports`), or
+    ``len(inputs)`` when this process reads them all: a copy reads the last inputs, files only,
+    from the one at which about half of the bytes are read, when they hold
+    :data:`FORK_MIN_BYTES` or more, on Linux. Their formats' modules are imported
+    here first (detected from each file's head), so that the copy imports nothing: a module
+    another thread was importing at the fork would stay locked in it."""
+    if len(inputs) < 2 or not sys.platform.startswith("linux"):
+        # macOS forks a threaded process unsafely once system frameworks are loaded (Python's
+        # multiprocessing spawns there), Windows does not fork
+        return len(inputs)
+    try:
+        sizes = [-1 if folder else path.stat().st_size for path, _, folder, _, _ in inputs]
+    except OSError:  # the read says which file
+        return len(inputs)
+    total, done, split = sum(sizes), 0, 1
+    for split in range(1, len(inputs)):
+        done += sizes[split - 1]
+        if 2 * done >= total:
+            break
+    if min(sizes[split:]) < 0 or sum(sizes[split:]) < FORK_MIN_BYTES:
+        return len(inputs)
+    for path, _, _, _, fmt in inputs[split:]:
+        fmt = formats.get(str(path)) or fmt
+        try:
+            if fmt is not None:
+                module(fmt)
+            else:
+                with path.open("rb") as f:
+                    detect({path.name: f.read(1 << 16)}, source=path.name)
+        except Exception:  # the read reports it
+            pass
+    return split
 
 
 GUESSED_ANNOTATOR = ("read as an annotator's export: among the files given without a role (in "
@@ -462,10 +547,13 @@ def read_early(then: Callable[[state.Workspace | None], None] | None = None
     def work() -> None:
         try:
             ws = cli_workspace()
+            forked.set()  # read before (cached), or the read raised before its fork
             if then is not None:
                 then(ws)
         except Exception:  # the page that reads the files meets it and shows it
             logging.getLogger(__name__).debug("reading --data ahead failed", exc_info=True)
+        finally:
+            forked.set()
 
     thread = threading.Thread(target=work, name=READ_EARLY_THREAD, daemon=True)
     thread.start()

@@ -108,6 +108,9 @@ def early(script: Path | None, timeout: float = RUNTIME_WAIT_S) -> None:
     reader = cli_data.read_early(then=ahead)
     if reader is None:
         return
+    # after the reader's fork (ui.cli_data.read_reports): a copy forked while this thread
+    # imports would find the modules being imported locked for ever
+    cli_data.forked.wait(timeout)
     for name in ui_modules(script) if script is not None else []:
         try:
             importlib.import_module(name)
