@@ -76,6 +76,12 @@ def test_a_uima_cas_json_file_on_the_command_line_says_what_it_is(
     assert f"{path}: could not detect the format: a UIMA CAS JSON file" in out.out + out.err
 
 
+def test_a_uima_cas_json_file_read_as_xmi_says_what_it_is() -> None:
+    with pytest.raises(FormatError) as exc:
+        load_files({"1f82c62.json": _legacy_bytes()}, fmt="uima-xmi", options=ReadOptions())
+    assert "found no .xmi file; 1f82c62.json is a UIMA CAS JSON file" in str(exc.value)
+
+
 def test_a_json_object_that_only_mentions_the_keys_is_not_called_a_cas() -> None:
     """Only the top-level keys count: a record whose text holds '"_views"' is not a CAS."""
     data = json.dumps({"note": '"_context": {"_views": 1}', "x": 1}).encode()
