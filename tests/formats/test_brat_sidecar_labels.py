@@ -46,7 +46,7 @@ def test_a_brat_folder_with_ann_labels_sidecars_is_read_with_them_ignored() -> N
 
 
 @pytest.mark.parametrize("name, content", [
-    ("article111111114.task1-SI.labels", b"other\trows\n"),  # an article id: the reader names the row
+    ("article111111114.task1-SI.labels", b"other\trows\n"),  # an article id: the row is named
     ("dev-task-TC.labels", b""),                               # empty: an article without spans
     ("dev-task-SI.labels", b"730093263\t123\t128\n"),           # PTC rows
 ])

@@ -8,9 +8,9 @@
   through fifteen formats none of which reads it. It now says what the file is and which export
   to read instead.
 * A folder of Label Studio task files (Label Studio 0.x keeps one per task in its project's
-  ``completions/`` folder, as HumanSignal/label-studio@1d7b0b1 ``examples/named_entity/completions/``)
-  was refused with "expected one JSON file, got a folder of 2 files", without saying what to
-  give instead.
+  ``completions/`` folder, as HumanSignal/label-studio@1d7b0b1
+  ``examples/named_entity/completions/``) was refused with "expected one JSON file, got a folder
+  of 2 files", without saying what to give instead.
 
 The files below have the shape of those files; the words are ours.
 """
@@ -94,7 +94,8 @@ def _task(task_id: int) -> bytes:
     """A task file as Label Studio 0.x writes it: one object, indented by 4."""
     return json.dumps({"id": task_id, "data": {"text": TEXT}, "completions": [{"result": [
         {"id": "r1", "from_name": "ner", "to_name": "text", "type": "labels",
-         "value": {"start": 4, "end": 11, "text": "council", "labels": ["Org"]}}]}]}, indent=4).encode()
+         "value": {"start": 4, "end": 11, "text": "council", "labels": ["Org"]}}]}]},
+        indent=4).encode()
 
 
 def test_a_folder_of_label_studio_task_files_says_what_to_read_instead() -> None:
