@@ -379,11 +379,15 @@ CONLL_TAG = r"O|[BIESLU](?:-\S+)?|\S+-[BIESLU]"
 def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
     """CoNLL: tokens and tags (last column), chunks by seqeval (default mode; IO tags, with
     ``--scheme IO``, as ``I-TYPE``); texts rebuilt as the tokens joined by single spaces,
-    sentences by newlines (SpanScope's convention)."""
+    sentences by newlines (SpanScope's convention). ``--text-column N`` and ``--tag-column N``
+    (1-based) take the token and the tag from those columns instead (a GermEval 2014 file:
+    index, token, outer tag, inner tag)."""
     from seqeval.metrics.sequence_labeling import get_entities
 
     r = Reading()
     io = str(options.get("scheme") or "").upper() == "IO"
+    token_at = int(options.get("text_column") or 1) - 1
+    tag_at = int(options["tag_column"]) - 1 if options.get("tag_column") else -1
     for f in _files(path, ".conll", ".txt", ".tsv", ".iob", ".bio", ".conllu", ".test"):
         docs: list[list[list[tuple[str, str]]]] = [[]]
         sentence: list[tuple[str, str]] = []
@@ -404,10 +408,10 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                 if docs[-1]:
                     docs.append([])
                 continue
-            tag = cols[-1]
+            tag = cols[tag_at]
             if io and tag != "O" and not tag.startswith("I-"):
                 tag = f"I-{tag}"  # IO tags: a bare type is inside a chunk of that type
-            sentence.append((cols[0], tag))
+            sentence.append((cols[token_at], tag))
         tags = [t for sentences in docs for sent in sentences for _, t in sent if t != "O"]
         # Suffix-style tags (PER-B) are read with seqeval's suffix=True.
         suffix = bool(tags) and sum(bool(re.fullmatch(r".+-[BIESLU]", t)) for t in tags) > (
@@ -784,7 +788,7 @@ def cli_options(args: list[str]) -> dict[str, Any]:
             from core.formats.tools import read_label_list
 
             options[key] = read_label_list(value)
-        elif key == "text_column":
+        elif key in ("text_column", "tag_column"):
             options[key] = int(value)
         elif key not in ("format", "gold_format", "pred_format", "role"):
             options[key] = value

@@ -36,7 +36,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Literal
 
-from core.formats._sniff import MAY_SNIFF, head_of, why_undetected, why_undetected_name
+from core.formats._sniff import (
+    MAY_SNIFF,
+    UIMA_JSON_HINT,
+    head_of,
+    why_undetected,
+    why_undetected_cas_json,
+    why_undetected_name,
+)
 from core.formats.archive import check_binary_cas_export, unpack_zips
 from core.model import AnnotationSet, Role, bounds, units
 from core.model.bounds import Policy
@@ -284,11 +291,16 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     if scores[best] <= 0:
         names = source or ", ".join(sorted(files)[:5])
         whys = [(f, why) for f, d in files.items()
-                if (why := why_undetected(d) or why_undetected_name(f)) is not None]
+                if (why := why_undetected(d) or why_undetected_cas_json(d)
+                    or why_undetected_name(f)) is not None]
         if len(files) == 1 and whys and whys[0][1] == "the file is empty":
             raise FormatError(names, "could not detect the format: the file is empty")
         said = ("" if not whys else ": " + whys[0][1] if len(files) == 1 else
                 ": " + "; ".join(f"{f}: {why}" for f, why in whys[:3]))
+        if len(whys) == len(files) and all(why == UIMA_JSON_HINT for _, why in whys):
+            # No reader reads it: naming the formats to pass would send the user round them all.
+            every = "" if len(files) == 1 else f"every file ({len(files)}, e.g. {whys[0][0]}) is "
+            raise FormatError(names, f"could not detect the format: {every}{UIMA_JSON_HINT}")
         raise FormatError(
             names,
             f"could not detect the format{said}; pass it explicitly (one of: "

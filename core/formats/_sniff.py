@@ -115,6 +115,31 @@ CONLLU_HINT = ("a CoNLL-U file (Universal Dependencies' ten columns, ID to MISC)
 """What a ``.conllu`` file is and how to read its entity tags, when detection fails on it."""
 
 
+UIMA_JSON_HINT = ("a UIMA CAS JSON file (WebAnno's and DKPro Core's \"UIMA CAS JSON\" export, "
+                  "or the JSON CAS of INCEpTION and dkpro-cassis), which SpanScope does not "
+                  "read; export the documents as UIMA CAS XMI (with its TypeSystem.xml) or "
+                  "WebAnno TSV 3 and read that export")
+"""What a UIMA CAS JSON file is and what to read instead, when detection fails on it."""
+
+_UIMA_JSON = re.compile(rb'\A\s*\{\s*"(?:_context|_views|%TYPES|%FEATURE_STRUCTURES|%VIEWS)"\s*:')
+"""A UIMA CAS JSON file's first key: ``_context`` or ``_views`` (DKPro Core's JsonCasSerializer,
+which WebAnno 3 uses for its "UIMA CAS JSON" export), ``%TYPES``, ``%FEATURE_STRUCTURES`` or
+``%VIEWS`` (the UIMA JSON CAS format 0.4 of UIMA 3, INCEpTION and dkpro-cassis)."""
+
+
+def why_undetected_cas_json(data: bytes) -> str | None:
+    """:data:`UIMA_JSON_HINT` when ``data`` is a UIMA CAS JSON file (its first key is one of
+    :data:`_UIMA_JSON`'s), else None. Asked only once detection has failed.
+
+    >>> why_undetected_cas_json(b'{"_context" : {"_types" : {}}}') == UIMA_JSON_HINT
+    True
+    >>> why_undetected_cas_json(b'{"text": "_views"}') is None
+    True
+    """
+    return UIMA_JSON_HINT if _UIMA_JSON.match(data[:HEAD_MIN].removeprefix(b"\xef\xbb\xbf")) \
+        else None
+
+
 def why_undetected_name(name: str) -> str | None:
     """What the name of a file no reader recognised says of it and how to read it (a
     ``.conllu`` file: :data:`CONLLU_HINT`), else None. Asked only once detection has failed.

@@ -90,7 +90,10 @@ def sniff(filename: str, head: str) -> int:
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
     """Read one Label Studio JSON export: one set per annotator and per model."""
     if len(files) != 1:
-        raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files")
+        raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files; "
+                          "Label Studio exports a project as one file (Export, then JSON, "
+                          "JSON-MIN, CSV or TSV): read that file, or one of them (Label Studio "
+                          "0.x keeps each task in a file of its project's completions/ folder)")
     (data,) = files.values()
     file = name
     content = decode(file, data)

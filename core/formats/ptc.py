@@ -61,19 +61,22 @@ _INT = re.compile(r"[0-9]+\Z")
 
 
 def sniff(filename: str, head: str) -> int:
-    """``.labels`` files are PTC; a ``.tsv`` is PTC when its rows end in two integer columns."""
+    """``.labels`` files are PTC when their name holds an article id, they are empty or a row
+    is a PTC row (else, 30: another tool's sidecar, such as a ``<document>.ann.labels`` beside
+    brat files, which the ``.ann`` files outscore); a ``.tsv`` is PTC when its rows end in two
+    integer columns."""
     lower = PurePosixPath(filename).name.lower()
-    if lower.endswith(".labels"):
-        return 95
     if lower.endswith(".txt") and _TEXT_RE.match(lower):
         return 20
     lines = [line for line in head.splitlines()[:20] if line.strip()]
     if head and not head.endswith("\n") and len(lines) > 1:
         lines = lines[:-1]  # the last line may be cut by the 4 KiB head
+    kinds = [_row_kind(line) for line in lines]
+    if lower.endswith(".labels"):
+        return 95 if ARTICLE_RE.search(lower) or not lines or "ptc" in kinds else 30
     tsv = lower.endswith(".tsv")
     if not lines:
         return 5 if tsv else 0
-    kinds = [_row_kind(line) for line in lines]
     good, hateval_like = kinds.count("ptc"), kinds.count("hateval")
     if hateval_like == len(lines):
         return 0

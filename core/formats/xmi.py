@@ -50,6 +50,7 @@ from typing import Any, NoReturn
 from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import SpanColumns, duplicates
 from core.formats._common import check_label, member_name, span_warnings
+from core.formats._sniff import UIMA_JSON_HINT, why_undetected_cas_json
 from core.formats.archive import check_binary_cas_export
 from core.formats.layers import LINGUISTIC, Choice, choose, describe, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
@@ -789,8 +790,10 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     xmis = sorted(p for p in files if p.lower().endswith(".xmi"))
     if not xmis:
         check_binary_cas_export(files, name)
+        cas_json = [p for p, data in files.items() if why_undetected_cas_json(data)]
         raise FormatError(name, "expected .xmi files with a TypeSystem.xml beside them, found "
-                          "no .xmi file")
+                          "no .xmi file" + (f"; {cas_json[0]} is {UIMA_JSON_HINT}" if cas_json
+                                            else ""))
     # One .xmi read from disk with its type system (core.formats.read_file_with_companions):
     # messages name the real files, not members of a folder.
     single = len(xmis) == 1 and PurePosixPath(name).name == PurePosixPath(xmis[0]).name

@@ -37,6 +37,27 @@ def test_a_hash_token_with_a_tag_is_a_token_and_a_comment_line_is_not(tmp_path: 
                                                   (17, 22, "LOC")])]
 
 
+def test_the_independent_conll_reader_takes_the_columns_named(tmp_path: Path) -> None:
+    """A GermEval 2014 file (index, token, outer tag, inner tag), as DKPro Core's test file:
+    with ``--text-column 2 --tag-column 3`` both readers read the tokens and the outer tags
+    (the last column holds the inner ones, and the first the indexes)."""
+    from core.formats import ReadOptions, load_path
+
+    path = tmp_path / "germeval.conll"
+    path.write_text("#\tsource line\n1\tIn\tO\tO\n2\tBonn\tB-LOC\tO\n3\t„\tO\tO\n"
+                    "4\tTroia\tB-OTH\tB-LOC\n5\tTraum\tI-OTH\tO\n6\t“\tO\tO\n\n",
+                    encoding="utf-8")
+    wild = _wild_check()
+    options = wild.cli_options(["--text-column", "2", "--tag-column", "3"])
+    assert options == {"text_column": 2, "tag_column": 3}
+    theirs = wild.ind_conll(path, options)
+    loaded = load_path(path, fmt="conll", options=ReadOptions(**options))
+    ours = [(loaded.texts[d], [(s.start, s.end, s.label) for s in spans])
+            for d, spans in loaded.sets[0].spans.items()]
+    assert [(t, list(s)) for t, s in theirs.docs] == ours
+    assert ours == [("In Bonn „ Troia Traum “", [(3, 7, "LOC"), (10, 21, "OTH")])]
+
+
 def test_entities_objects_are_read_by_the_independent_spacy_reader(tmp_path: Path) -> None:
     path = tmp_path / "dev.jsonl"
     path.write_text('{"id": "a", "text": "call asha", "entities": [{"start": 5, "end": 9, '
