@@ -121,6 +121,7 @@ def check_query_params() -> list[str]:
 
 
 UPLOAD_PREFIX = "upload:"
+K_OWN_MARKS = "_own_data_marks"  # the ?data= marks of this session's own uploads, so far
 """How :func:`ui.state.upload_workspace` begins the key of uploaded data."""
 
 NAMES_DATA = (state.K_DOC, annotators.K_ANN_DOC, state.K_SET_A, state.K_SET_B, state.K_SYS1,
@@ -159,7 +160,7 @@ def _check_data_mark(ws: state.Workspace) -> list[str]:
     address, or removed. A mark of this session's earlier uploads (the address before a file
     was added or removed) is no news: the uploader is not told the files are missing."""
     mine = data_mark(ws)
-    own: set[str] = st.session_state.setdefault(state.K_OWN_MARKS, set())
+    own: set[str] = st.session_state.setdefault(K_OWN_MARKS, set())
     if mine is not None:
         own.add(mine)
     given = st.query_params.get(state.K_DATA_MARK)

@@ -91,7 +91,6 @@ K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed (Scores; the URL's ?seed=)
 K_SLICE_SEED = "slice_seed"  # bootstrap seed of the Errors slices (its own: not the Scores seed)
 K_DATA_MARK = "data"  # the URL's ?data=upload-<digest>: the page shows uploads (ui.query)
-K_OWN_MARKS = "_own_data_marks"  # the ?data= marks of this session's own uploads, so far
 K_SET_NAMES = "set_names"  # {workspace key: {set name as loaded: name given on the Data page}}
 
 
