@@ -97,8 +97,9 @@ _runs: dict[str, float] = {}
 """The page runs under way: each session's (or thread's) run's start (``time.monotonic``)."""
 _last_end = [float("-inf")]
 """When the last page run ended."""
-_changed = threading.Condition()
-"""Notified when a page run starts or ends, or the job in flight changes or is wanted."""
+_changed = threading.Condition(threading.RLock())
+"""Notified when a page run starts or ends, or the job in flight changes or is wanted; held by
+the hold loop's look (:meth:`Worker._hold_loop`), which :func:`holding` takes again."""
 
 
 def _run_key() -> str:
@@ -256,11 +257,17 @@ class Worker:
 
     def _hold_loop(self) -> None:
         """Hold the later job in flight while :func:`holding` says so (:meth:`_hold_once`),
-        sleeping until a run starts or ends or the job in flight changes when there is none."""
+        sleeping until a run starts or ends or the job in flight changes when there is none.
+
+        The look is taken under :data:`_changed` and the wait releases it: a change notified
+        between the two (a run started, the job in flight changed) waits for the lock until this
+        thread waits, and then wakes it. Looked at outside the lock, such a change was missed
+        until the next run started or ended, and the hold started one run late (issue 29,
+        sixteenth pass). ``_changed`` is reentrant, so :func:`holding` takes it again."""
         since: float | None = None
         while self.alive:
-            wait, since = self._hold_once(time.monotonic(), since)
             with _changed:
+                wait, since = self._hold_once(time.monotonic(), since)
                 _changed.wait(wait)
 
     def _hold_once(self, now: float, since: float | None) -> tuple[float | None, float | None]:

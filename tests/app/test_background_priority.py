@@ -176,3 +176,58 @@ def test_a_hold_signal_leaves_the_worker_process_working(handmade: object) -> No
         assert worker.process.poll() is None
     finally:
         worker.stop()
+
+
+def test_a_change_between_the_hold_loops_look_and_its_wait_wakes_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page run started, with a later job now in flight, by another thread right after the
+    hold loop has looked (no job: it is about to wait until notified): the loop takes that look
+    under ``_changed``, so the other thread's notification waits for the lock until the loop
+    waits, wakes it, and the next look holds the job. Looked at outside the lock, the
+    notification came before the wait and was lost: no hold until the next run started or
+    ended. The interleaving is driven by events: the other thread says whether it got the lock
+    at once (the old loop) or had to wait for it (the loop waiting), then the look returns."""
+    sent = threading.Event()
+    monkeypatch.setattr(jobs.os, "kill", lambda pid, sig: sent.set())
+    worker = _fake_worker()
+    ahead: jobs.Job[object] = jobs.Job("ahead", "many", later=True)
+    looks: list[tuple[float | None, float | None]] = []
+    contended: list[bool] = []
+    went = threading.Event()  # the other thread has the lock, or waits for it
+    real_look = worker._hold_once
+
+    def change() -> None:
+        got = jobs._changed.acquire(blocking=False)
+        contended.append(not got)
+        went.set()
+        if not got:
+            jobs._changed.acquire()  # released by the loop's wait
+        try:
+            worker.current = ahead  # the jobs thread's new job in flight
+            jobs.page_run_started()  # notifies (the lock is reentrant)
+        finally:
+            jobs._changed.release()
+
+    def look(now: float, since: float | None) -> tuple[float | None, float | None]:
+        answer = real_look(now, since)
+        looks.append(answer)
+        if len(looks) == 1:
+            assert answer == (None, None)  # nothing in flight: wait until notified
+            threading.Thread(target=change, daemon=True).start()
+            assert went.wait(timeout=30)
+        return answer
+
+    monkeypatch.setattr(worker, "_hold_once", look)
+    loop = threading.Thread(target=worker._hold_loop, daemon=True)
+    loop.start()
+    try:
+        assert sent.wait(timeout=30), "the change notified between look and wait was lost"
+        assert contended == [True]  # the look held the lock: the change waited for the wait
+        assert worker.holds >= 1 and looks[1][0] == pytest.approx(gamma_worker.HOLD_SLICE * 0.8)
+    finally:
+        worker.alive = False
+        jobs._runs.clear()
+        with jobs._changed:
+            jobs._changed.notify_all()
+        loop.join(timeout=30)
+    assert not loop.is_alive()
