@@ -333,12 +333,21 @@ def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
 _WS_WATCH = """(() => {
   const Native = window.WebSocket;
   window.__ssMsgs = 0; window.__ssLastMsg = 0; window.__ssPainted = 0;
+  // the last times the page sent to the server and heard from it (a step's split, sixteenth
+  // pass: the input to its first message sent, to the server's first answer)
+  window.__ssSent = []; window.__ssHeard = [];
+  const keep = (list, t) => { list.push(t); if (list.length > 400) list.splice(0, 200); };
   window.WebSocket = class extends Native {
+    send(data) {
+      keep(window.__ssSent, performance.now());
+      return super.send(data);
+    }
     constructor(...args) {
       super(...args);
       this.addEventListener('message', () => {
         window.__ssMsgs++;
         window.__ssLastMsg = performance.now();
+        keep(window.__ssHeard, window.__ssLastMsg);
         performance.mark('ss-msg');  // for a trace (bench/trace_clock.py)
         requestAnimationFrame(() => requestAnimationFrame(() => {
           window.__ssPainted = Math.max(window.__ssPainted, performance.now()); }));
@@ -472,6 +481,8 @@ def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> 
       return {t0, origin: performance.timeOrigin,
               painted: c.painted, msgPainted: window.__ssPainted, lastMut: c.lastMut,
               lastMsg: window.__ssLastMsg, what: c.describeLast(),
+              sent: window.__ssSent.find((t) => t >= t0) ?? 0,
+              heard: window.__ssHeard.find((t) => t >= t0) ?? 0,
               transition: c.lastTransition, transitionWhat: c.lastTransitionWhat,
               inputs: c.inputs.map((i) => `${i.type} ${i.what}`)}; }""")
     t0 = got["t0"]
@@ -482,6 +493,11 @@ def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> 
             "last_change": got["what"] if got["lastMut"] > t0 else None,
             "last_message_after_s": round((got["lastMsg"] - t0) / 1000, 4)
             if got["lastMsg"] > t0 else None,
+            # the input to the page's first message to the server (its own handling of the
+            # input), and to the server's first message after it
+            "first_sent_after_s": round((got["sent"] - t0) / 1000, 4) if got["sent"] else None,
+            "first_message_after_s": round((got["heard"] - t0) / 1000, 4)
+            if got["heard"] else None,
             "last_transition_after_s": round((got["transition"] - t0) / 1000, 4)
             if got["transition"] > t0 else None,
             "last_transition": got["transitionWhat"] if got["transition"] > t0 else None,
@@ -872,7 +888,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"browser main thread {task:.3f} s, browser CPU "
                                   f"{browser_cpu:.3f} s, main-thread CPU with the typing "
                                   f"{docs_thread[-1]:.3f} s, {docs_bytes[-1]:,} bytes "
-                                  "received with the typing",
+                                  "received with the typing; the click to the page's first "
+                                  f"message {clock['first_sent_after_s']} s, to the server's "
+                                  f"first {clock['first_message_after_s']} s, last "
+                                  f"{clock['last_message_after_s']} s",
                                   file=sys.stderr, flush=True)
                         # Then the stepper, forward: Next clicked, then the key N, in turn.
                         box = page.get_by_test_id("stSelectbox").filter(
@@ -1103,6 +1122,8 @@ def _clocked(clocks: list[dict[str, Any]], walls: list[float]) -> dict[str, Any]
                       "last_change_after_s": c["last_change_after_s"],
                       "last_change": c["last_change"],
                       "last_message_after_s": c["last_message_after_s"],
+                      "first_sent_after_s": c.get("first_sent_after_s"),
+                      "first_message_after_s": c.get("first_message_after_s"),
                       "t0_epoch": c.get("t0_epoch"), "t1_epoch": c.get("t1_epoch")}
                      for c, w in zip(clocks, walls, strict=True)]}
 

@@ -130,6 +130,7 @@ def test_the_clock_runs_from_a_click_to_the_frame_after_the_change(page: Any,
     assert clock["last_change"] == "div"
     assert clock["last_change_after_s"] * 1000 >= seen["changed"] - t0 - 1
     assert clock["last_message_after_s"] is None  # no server here
+    assert clock["first_sent_after_s"] is None and clock["first_message_after_s"] is None
 
 
 def test_the_clock_starts_at_a_key(page: Any, bench_app: Any) -> None:
@@ -198,3 +199,69 @@ def test_the_wait_for_an_idle_background_ends_when_the_server_has_none(bench_app
         server.kill()
         server.wait()
     assert waited["idle"] is True
+
+
+def test_the_clock_splits_a_step_at_its_first_message_and_the_servers_first_answer(
+        tmp_path: Path, bench_app: Any, playwright_driver: Any) -> None:
+    """A page that sends on a click and changes when a websocket server answers: the clock says
+    when the page sent (after the click) and when the first answer came (after that), as the
+    typed switch's split reads them (sixteenth pass)."""
+    import asyncio
+    import socket
+    import threading
+
+    import tornado.web
+    import tornado.websocket
+
+    class Echo(tornado.websocket.WebSocketHandler):
+        def check_origin(self, origin: str) -> bool:
+            return True  # the page is a file
+
+        def on_message(self, message: str | bytes) -> None:
+            self.write_message(message)
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ready = threading.Event()
+    loop = asyncio.new_event_loop()
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        tornado.web.Application([(r"/ws", Echo)]).listen(port, address="127.0.0.1")
+        ready.set()
+        loop.run_forever()
+
+    threading.Thread(target=serve, daemon=True).start()
+    assert ready.wait(30)
+    page_html = f"""<!doctype html><html><body><button id="go">Go</button><div id="out">-</div>
+<script>
+  const ws = new WebSocket('ws://127.0.0.1:{port}/ws');
+  ws.addEventListener('open', () => {{ window.open_ = true; }});
+  ws.addEventListener('message', () => {{ document.getElementById('out').textContent = 'x'; }});
+  document.getElementById('go').addEventListener('click', () => {{
+    window.clicked = performance.now(); ws.send('run'); }});
+</script></body></html>"""
+    (tmp_path / "ws.html").write_text(page_html, encoding="utf-8")
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"no system chromium at {CHROMIUM}: apt-get install chromium")
+    browser = playwright_driver.chromium.launch(
+        executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
+    try:
+        pg = browser.new_page()
+        pg.add_init_script(bench_app._WS_WATCH)
+        pg.add_init_script(bench_app._CLOCK_WATCH)
+        pg.goto((tmp_path / "ws.html").as_uri())
+        pg.wait_for_function("window.open_ === true")
+        bench_app._arm(pg)
+        pg.click("#go")
+        clock = bench_app._clock(pg)
+        clicked = pg.evaluate("window.clicked")
+    finally:
+        browser.close()
+        loop.call_soon_threadsafe(loop.stop)
+    assert clock["inputs"] == ["click button"]
+    sent, heard = clock["first_sent_after_s"], clock["first_message_after_s"]
+    assert sent is not None and heard is not None
+    assert (clicked - clock["t0_ms"]) / 1000 <= sent + 0.0001  # sent by the click's handler
+    assert sent <= heard <= clock["last_message_after_s"]  # the answer after the message

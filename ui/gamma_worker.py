@@ -6,8 +6,9 @@ is in ``SPANSCOPE_WORKER_KEY``) and runs one task at a time with :func:`run`, se
 ``("done", job id, result)`` or ``("error", job id, exception)``. A task's arguments may be
 :class:`Resident` values, which the worker keeps for later tasks that name them by key
 (:class:`Held`). While it runs a job the server queued ``later`` (work ahead, which no page waits
-for yet), the server may hold it for a moment with :data:`HOLD_SIGNAL` (:func:`_hold`): a
-person's page run and the browser drawing it take the cores first. This module imports ``core``
+for yet), the server may hold it with :data:`HOLD_SIGNAL` until the deadline it writes in a
+file beside the socket (:func:`_hold`, :func:`deadline_path`): a person's page run and the
+browser drawing it take the cores first. This module imports ``core``
 only, never streamlit, so the worker starts fast; it exits by itself when the server process that
 started it is gone.
 """
@@ -15,8 +16,10 @@ started it is gone.
 from __future__ import annotations
 
 import importlib
+import mmap
 import os
 import signal
+import struct
 import sys
 import threading
 import time
@@ -44,14 +47,50 @@ them); :func:`core.metrics.agreement.gamma` keeps none itself."""
 HOLD_SIGNAL: signal.Signals | None = getattr(signal, "SIGUSR1", None)
 """The signal by which the server holds a later job (:func:`_hold`; None where the system has
 no such signal: no holds there)."""
-HOLD_SLICE = 0.1
-"""Seconds one :data:`HOLD_SIGNAL` holds a later job: the server sends it again while the hold
-lasts (:mod:`ui.jobs`, ``Worker._hold_loop``), so a hold ends by itself at most this long after
-the server stops asking (or is gone)."""
+HOLD_SLICE = 0.05
+"""Seconds a held job sleeps between two looks at its deadline (:func:`_hold`): the server
+shortens or clears the deadline (a run ended, a page waits for the job), and the job goes on
+at most this long after. Without a deadline file (a worker started by hand), one signal holds
+the job this long."""
+HOLD_LONGEST = 35.0
+"""Seconds one hold lasts at most, whatever the deadline read says (the server's bound is
+30 s in a row, ``ui.jobs.HOLD_STRETCH``, plus one run's 5 s): a deadline read wrong never stops
+the work ahead for good."""
+_DEADLINE = struct.Struct("d")
+"""The deadline file's one value: until when (``time.monotonic``, the system's monotonic clock,
+the same in both processes) the server holds the later job in hand; 0 or a time passed: no
+hold."""
 _LATER_NOW = [False]
 """Whether the job in hand is a later one (only those are held)."""
 _HELD = [0]
-"""Slices this process has held a later job for (:func:`held`: which path ran)."""
+"""Holds this process has made (:func:`held`: which path ran)."""
+_HOLDING = [False]
+"""Whether :func:`_hold` is holding (a signal that comes meanwhile adds nothing)."""
+_UNTIL: list[Any] = [None]
+"""The deadline file, mapped (:func:`watch_deadline`); None: one :data:`HOLD_SLICE` per
+signal."""
+
+
+def deadline_path(address: str) -> str:
+    """The file beside the socket ``address`` in which the server writes the hold's deadline."""
+    return os.path.join(os.path.dirname(address), "hold")
+
+
+def watch_deadline(path: str) -> bool:
+    """Map the deadline file ``path`` that the server writes (``ui.jobs.Worker``), when it
+    exists; whether it does."""
+    try:
+        with open(path, "rb") as f:
+            _UNTIL[0] = mmap.mmap(f.fileno(), _DEADLINE.size, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):
+        _UNTIL[0] = None
+    return _UNTIL[0] is not None
+
+
+def _deadline() -> float:
+    until = _UNTIL[0]
+    return float(_DEADLINE.unpack_from(until)[0]) if until is not None else 0.0
+
 
 LONG_JOB = 20_000
 """Documents × chance samples beyond which γ runs on one core only (about a minute's work)."""
@@ -236,17 +275,38 @@ class _Progress:
 
 
 def _hold(signum: int, frame: object) -> None:
-    """:data:`HOLD_SIGNAL`'s handler: while a later job is in hand, pause it for
-    :data:`HOLD_SLICE` seconds. The handler runs in the main thread, the job's, between two of
+    """:data:`HOLD_SIGNAL`'s handler: while a later job is in hand, pause it until the deadline
+    the server writes (:func:`watch_deadline`), looking at it again every :data:`HOLD_SLICE`
+    (the server moves it as runs start and end, and clears it when a page waits for the job),
+    :data:`HOLD_LONGEST` at most. The handler runs in the main thread, the job's, between two of
     its bytecodes (after the numpy call under way), so sleeping here pauses the job; between
-    jobs, or in an ordinary job (one a page waits for), it does nothing."""
-    if _LATER_NOW[0]:
-        _HELD[0] += 1
-        time.sleep(HOLD_SLICE)
+    jobs, or in an ordinary job (one a page waits for), it does nothing. One signal holds for as
+    long as the deadline says: a hold that lasted one slice per signal let the job run between
+    two signals whenever the server's thread was late to send the next (issue 29, sixteenth
+    pass). Without a deadline file, one signal holds one slice."""
+    if not _LATER_NOW[0] or _HOLDING[0]:
+        return
+    _HOLDING[0] = True
+    try:
+        if _UNTIL[0] is None:
+            _HELD[0] += 1
+            time.sleep(HOLD_SLICE)
+            return
+        start = time.monotonic()
+        now = start
+        left = min(_deadline(), start + HOLD_LONGEST) - now
+        if left > 0:
+            _HELD[0] += 1
+        while left > 0:
+            time.sleep(min(left, HOLD_SLICE))
+            now = time.monotonic()
+            left = min(_deadline(), start + HOLD_LONGEST) - now
+    finally:
+        _HOLDING[0] = False
 
 
 def held() -> int:
-    """How many slices this process has held a later job for (:func:`_hold`)."""
+    """How many holds this process has made of a later job (:func:`_hold`)."""
     return _HELD[0]
 
 
@@ -255,6 +315,7 @@ def serve(address: str, key: bytes) -> None:
     ``(job id, task, kwargs, keys to forget[, later])``; a later job may be held
     (:func:`_hold`, installed when this runs in the main thread)."""
     if HOLD_SIGNAL is not None and threading.current_thread() is threading.main_thread():
+        watch_deadline(deadline_path(address))
         signal.signal(HOLD_SIGNAL, _hold)
     with Listener(address, family="AF_UNIX", authkey=key) as listener:
         conn = listener.accept()

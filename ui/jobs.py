@@ -46,9 +46,11 @@ from __future__ import annotations
 import atexit
 import contextlib
 import itertools
+import mmap
 import os
 import queue
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
@@ -68,7 +70,7 @@ from streamlit.runtime.state import SessionStateProxy
 from core.model.errors import SpanScopeError
 from ui import memory
 from ui.escape import md
-from ui.gamma_worker import HOLD_SIGNAL, HOLD_SLICE, Held, Resident
+from ui.gamma_worker import HOLD_SIGNAL, Held, Resident, deadline_path
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY_ENV = "SPANSCOPE_WORKER_KEY"
@@ -97,8 +99,11 @@ _runs: dict[str, float] = {}
 """The page runs under way: each session's (or thread's) run's start (``time.monotonic``)."""
 _last_end = [float("-inf")]
 """When the last page run ended."""
-_changed = threading.Condition()
-"""Notified when a page run starts or ends, or the job in flight changes or is wanted."""
+_DEADLINE = struct.Struct("d")
+"""The deadline file's value (``ui.gamma_worker``'s reading of it)."""
+_changed = threading.Condition(threading.RLock())
+"""Notified when a page run starts or ends, or the job in flight changes or is wanted; held by
+the hold loop's look (:meth:`Worker._hold_loop`), which :func:`holding` takes again."""
 
 
 def _run_key() -> str:
@@ -128,9 +133,15 @@ def holding(now: float | None = None) -> bool:
     """Whether a person's page run is under way (begun less than :data:`HOLD_MAX` ago), or
     ended less than :data:`HOLD_AFTER_RUN` ago."""
     now = time.monotonic() if now is None else now
+    return hold_until() > now
+
+
+def hold_until() -> float:
+    """Until when (``time.monotonic``) the page runs under way and the last one ended hold later
+    jobs, unless a run starts or ends meanwhile: :data:`HOLD_MAX` after the start of each run
+    under way, :data:`HOLD_AFTER_RUN` after the last end."""
     with _changed:
-        return (any(now - t < HOLD_MAX for t in _runs.values())
-                or now - _last_end[0] < HOLD_AFTER_RUN)
+        return max([t + HOLD_MAX for t in _runs.values()] + [_last_end[0] + HOLD_AFTER_RUN])
 
 
 def _received(conn: Connection) -> tuple[Any, ...]:
@@ -232,6 +243,12 @@ class Worker:
         key = os.urandom(32)
         folder = tempfile.mkdtemp(prefix="spanscope-worker-")
         self.address = os.path.join(folder, "socket")
+        # The hold's deadline, which the worker reads (ui.gamma_worker.watch_deadline)
+        with open(deadline_path(self.address), "wb") as f:
+            f.write(_DEADLINE.pack(0.0))
+        with open(deadline_path(self.address), "r+b") as f:
+            self.deadline: mmap.mmap | None = mmap.mmap(f.fileno(), _DEADLINE.size)
+        self.until = 0.0  # the deadline written last
         # numpy without huge pages and the allocator keeping what it frees, as the server
         # (ui.memory.lean_memory): the worker scores the same large arrays
         env = {**os.environ, **memory.memory_env(os.environ), KEY_ENV: key.hex(),
@@ -256,33 +273,51 @@ class Worker:
 
     def _hold_loop(self) -> None:
         """Hold the later job in flight while :func:`holding` says so (:meth:`_hold_once`),
-        sleeping until a run starts or ends or the job in flight changes when there is none."""
+        sleeping until a run starts or ends or the job in flight changes, or the hold's
+        deadline passes.
+
+        The look is taken under :data:`_changed` and the wait releases it: a change notified
+        between the two (a run started, the job in flight changed) waits for the lock until this
+        thread waits, and then wakes it. Looked at outside the lock, such a change was missed
+        until the next run started or ended, and the hold started one run late (issue 29,
+        sixteenth pass). ``_changed`` is reentrant, so :func:`holding` takes it again."""
         since: float | None = None
         while self.alive:
-            wait, since = self._hold_once(time.monotonic(), since)
             with _changed:
+                wait, since = self._hold_once(time.monotonic(), since)
                 _changed.wait(wait)
 
     def _hold_once(self, now: float, since: float | None) -> tuple[float | None, float | None]:
-        """One look: when the job in flight is a later one and :func:`holding`, send the worker
-        :data:`~ui.gamma_worker.HOLD_SIGNAL` (each holds the job one
-        :data:`~ui.gamma_worker.HOLD_SLICE`), unless it has been held
-        :data:`HOLD_STRETCH` seconds in a row (since ``since``) or is not ``holdable`` (a first
-        visit's work). Returns how long to wait before the next look (0.8 of a
-        slice while holding; a slice while a hold is due but spent; None: until notified) and
-        when the hold began."""
+        """One look: when the job in flight is a later one and :func:`holding`, write the hold's
+        deadline (:func:`hold_until`, at most :data:`HOLD_STRETCH` after the hold began, at
+        ``since``) for the worker and send it :data:`~ui.gamma_worker.HOLD_SIGNAL`: its handler
+        holds the job until that deadline, reading it again as it goes, so the deadline moved
+        or cleared (0: no hold) by a later look moves or ends the hold; no job of a first visit
+        (``holdable`` off) is held. Returns how long to wait before the next look (until the
+        deadline; None: until notified) and when the hold began."""
         job = self.current
-        hold = job is not None and job.later and job.holdable and holding(now)
+        until = hold_until()
+        hold = job is not None and job.later and job.holdable and until > now
         if not hold:
+            self._write_deadline(0.0)
             return None, None
         since = now if since is None else since
-        if now - since >= HOLD_STRETCH:
-            return HOLD_SLICE, since  # work ahead must end some time: free until the reason goes
+        until = min(until, since + HOLD_STRETCH)
+        if until <= now:  # work ahead must end some time: free until the reason goes
+            self._write_deadline(0.0)
+            return hold_until() - now, since
+        self._write_deadline(until)
         if HOLD_SIGNAL is not None:
             with contextlib.suppress(OSError):  # the worker gone: its job fails elsewhere
                 os.kill(self.process.pid, HOLD_SIGNAL)
                 self.holds += 1
-        return HOLD_SLICE * 0.8, since
+        return until - now, since
+
+    def _write_deadline(self, until: float) -> None:
+        if until != self.until and self.deadline is not None:
+            with contextlib.suppress(ValueError):  # closed: the worker stopped
+                _DEADLINE.pack_into(self.deadline, 0, until)
+        self.until = until
 
     def _connect(self, key: bytes) -> Connection:
         deadline = time.monotonic() + START_TIMEOUT
@@ -402,6 +437,10 @@ class Worker:
             self.process.kill()
         with contextlib.suppress(OSError):
             self.conn.close()
+        with _changed:  # the hold loop writes the deadline under this lock
+            if self.deadline is not None:
+                self.deadline.close()
+                self.deadline = None
 
 
 @st.cache_resource(show_spinner=False)

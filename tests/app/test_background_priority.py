@@ -45,6 +45,8 @@ def _fake_worker(conn: Connection | None = None) -> jobs.Worker:
     worker.current = None
     worker.alive = True
     worker.holds = 0
+    worker.deadline = None  # no file: the deadline written is read from worker.until
+    worker.until = 0.0
     return worker
 
 
@@ -71,30 +73,67 @@ def test_only_a_later_job_in_flight_is_held_and_not_beyond_the_bound(
     jobs._runs["s"] = now  # a page run under way
     assert worker._hold_once(now, None) == (None, None)  # no job in flight
     worker.current = jobs.Job("asked", "view")  # a page waits for it
-    assert worker._hold_once(now, None) == (None, None) and sent == []
+    assert worker._hold_once(now, None) == (None, None) and sent == [] and worker.until == 0
     worker.current = ahead
     wait, since = worker._hold_once(now, None)
-    assert since == now and wait == pytest.approx(gamma_worker.HOLD_SLICE * 0.8)
+    # held until the run's bound (it may end sooner: its end is a look of its own)
+    assert since == now and worker.until == now + jobs.HOLD_MAX
+    assert wait == pytest.approx(jobs.HOLD_MAX)
     assert sent == [(-1, gamma_worker.HOLD_SIGNAL)] and worker.holds == 1
+    jobs._runs["s"] = now + 1  # the session's next run
     worker._hold_once(now + 1, since)
-    assert worker.holds == 2
-    # held HOLD_STRETCH in a row (runs following each other): no more signals while that lasts
+    assert worker.holds == 2 and worker.until == now + 1 + jobs.HOLD_MAX
+    del jobs._runs["s"]
+    jobs._last_end[0] = now + 2  # it has ended: the browser draws what it sent
+    assert worker._hold_once(now + 2, since)[0] == pytest.approx(jobs.HOLD_AFTER_RUN)
+    assert worker.until == now + 2 + jobs.HOLD_AFTER_RUN and worker.holds == 3
+    # held HOLD_STRETCH in a row (runs following each other): the deadline ends there ...
     jobs._runs["s"] = since + jobs.HOLD_STRETCH - 1
-    assert worker._hold_once(since + jobs.HOLD_STRETCH, since) == (
-        gamma_worker.HOLD_SLICE, since)
-    assert worker.holds == 2
+    worker._hold_once(since + jobs.HOLD_STRETCH - 1, since)
+    assert worker.until == since + jobs.HOLD_STRETCH and worker.holds == 4
+    # ... and no more signals while that lasts: the deadline cleared, a look when it lapses
+    wait, kept = worker._hold_once(since + jobs.HOLD_STRETCH, since)
+    assert kept == since and worker.until == 0 and worker.holds == 4
+    assert wait == pytest.approx(jobs.HOLD_MAX - 1)
     jobs._runs["s"] = now
+    jobs._last_end[0] = float("-inf")
     first_visit: jobs.Job[object] = jobs.Job("default view", "view", later=True)
     first_visit.holdable = False  # computed ahead of a first visit (ui.annotators.default_view)
     worker.current = first_visit
-    assert worker._hold_once(now, None) == (None, None) and worker.holds == 2
+    assert worker._hold_once(now, None) == (None, None) and worker.holds == 4
     worker.current = ahead
+    assert worker._hold_once(now, None)[1] == now and worker.until > now
     jobs.wanted(ahead)  # the page now waits for it (ui.annotators.wait_in_flight)
     assert not ahead.later and worker._hold_once(now + 1, None) == (None, None)
-    assert worker.holds == 2
+    assert worker.holds == 5 and worker.until == 0  # the hold ended: the deadline cleared
     worker.current = jobs.Job("ahead", "many", later=True)
     del jobs._runs["s"]  # no run under way, none ended lately
-    assert worker._hold_once(now + 2, None) == (None, None) and worker.holds == 2
+    assert worker._hold_once(now + 2, None) == (None, None) and worker.holds == 5
+
+
+def test_the_deadline_file_is_what_the_worker_reads(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
+    """The server's deadline reaches the worker's handler through the file beside the socket
+    (:func:`ui.gamma_worker.deadline_path`), as a real worker maps it."""
+    import mmap
+
+    monkeypatch.setattr(jobs.os, "kill", lambda pid, sig: None)
+    monkeypatch.setattr(gamma_worker, "_UNTIL", [None])
+    path = gamma_worker.deadline_path(str(tmp_path / "socket"))
+    tmp_path.joinpath("hold").write_bytes(bytes(8))
+    worker = _fake_worker()
+    with open(path, "r+b") as f:
+        worker.deadline = mmap.mmap(f.fileno(), 8)
+    assert gamma_worker.watch_deadline(path)
+    worker.current = jobs.Job("ahead", "many", later=True)
+    jobs._runs["s"] = 100.0
+    worker._hold_once(100.0, None)
+    assert gamma_worker._deadline() == 100.0 + jobs.HOLD_MAX
+    worker.current = None
+    worker._hold_once(101.0, None)
+    assert gamma_worker._deadline() == 0.0
+    worker.deadline.close()
+    assert not gamma_worker.watch_deadline(str(tmp_path / "none"))
 
 
 def test_a_page_that_shows_a_later_job_makes_it_ordinary() -> None:
@@ -176,3 +215,114 @@ def test_a_hold_signal_leaves_the_worker_process_working(handmade: object) -> No
         assert worker.process.poll() is None
     finally:
         worker.stop()
+
+
+def test_a_change_between_the_hold_loops_look_and_its_wait_wakes_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page run started, with a later job now in flight, by another thread right after the
+    hold loop has looked (no job: it is about to wait until notified): the loop takes that look
+    under ``_changed``, so the other thread's notification waits for the lock until the loop
+    waits, wakes it, and the next look holds the job. Looked at outside the lock, the
+    notification came before the wait and was lost: no hold until the next run started or
+    ended. The interleaving is driven by events: the other thread says whether it got the lock
+    at once (the old loop) or had to wait for it (the loop waiting), then the look returns."""
+    sent = threading.Event()
+    monkeypatch.setattr(jobs.os, "kill", lambda pid, sig: sent.set())
+    worker = _fake_worker()
+    ahead: jobs.Job[object] = jobs.Job("ahead", "many", later=True)
+    looks: list[tuple[float | None, float | None]] = []
+    contended: list[bool] = []
+    went = threading.Event()  # the other thread has the lock, or waits for it
+    real_look = worker._hold_once
+
+    def change() -> None:
+        got = jobs._changed.acquire(blocking=False)
+        contended.append(not got)
+        went.set()
+        if not got:
+            jobs._changed.acquire()  # released by the loop's wait
+        try:
+            worker.current = ahead  # the jobs thread's new job in flight
+            jobs.page_run_started()  # notifies (the lock is reentrant)
+        finally:
+            jobs._changed.release()
+
+    def look(now: float, since: float | None) -> tuple[float | None, float | None]:
+        answer = real_look(now, since)
+        looks.append(answer)
+        if len(looks) == 1:
+            assert answer == (None, None)  # nothing in flight: wait until notified
+            threading.Thread(target=change, daemon=True).start()
+            assert went.wait(timeout=30)
+        return answer
+
+    monkeypatch.setattr(worker, "_hold_once", look)
+    loop = threading.Thread(target=worker._hold_loop, daemon=True)
+    loop.start()
+    try:
+        assert sent.wait(timeout=30), "the change notified between look and wait was lost"
+        assert contended == [True]  # the look held the lock: the change waited for the wait
+        assert worker.holds >= 1 and worker.until > 0 and looks[1][0] is not None
+    finally:
+        worker.alive = False
+        jobs._runs.clear()
+        with jobs._changed:
+            jobs._changed.notify_all()
+        loop.join(timeout=30)
+    assert not loop.is_alive()
+
+
+def test_one_signal_holds_the_job_until_the_deadline_the_server_moves(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The handler holds a later job until the deadline, reading it again after each slice: the
+    server extends it (a run follows) and the hold goes on without another signal; it clears it
+    (a page waits for the job) and the hold ends at the next look; a signal that comes during
+    the hold adds nothing; a deadline passed holds nothing; a deadline read wrong holds
+    :data:`~ui.gamma_worker.HOLD_LONGEST` at most. A fake clock: no time passes."""
+    import mmap
+
+    path = tmp_path / "hold"
+    path.write_bytes(bytes(8))
+    with open(path, "r+b") as f:
+        server_side = mmap.mmap(f.fileno(), 8)
+    monkeypatch.setattr(gamma_worker, "_UNTIL", [None])
+    assert gamma_worker.watch_deadline(str(path))
+    clock = [1000.0]
+    slept: list[float] = []
+    script: dict[int, Any] = {}
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock[0] += seconds
+        script.get(len(slept), lambda: None)()
+
+    monkeypatch.setattr(gamma_worker, "time", types.SimpleNamespace(
+        monotonic=lambda: clock[0], sleep=sleep))
+    monkeypatch.setattr(gamma_worker, "_LATER_NOW", [True])
+    write = jobs._DEADLINE.pack_into
+    signal_number = gamma_worker.HOLD_SIGNAL
+    assert signal_number is not None
+
+    write(server_side, 0, 1000.0 + 0.12)  # held for a run's remaining 0.12 s
+    script[2] = lambda: write(server_side, 0, 1000.0 + 1.0)  # the next run: held on
+    script[3] = lambda: gamma_worker._hold(signal_number, None)  # a signal meanwhile
+    script[5] = lambda: write(server_side, 0, 0.0)  # a page waits for the job: no hold
+    before = gamma_worker.held()
+    gamma_worker._hold(signal_number, None)
+    assert len(slept) == 5 and gamma_worker.held() == before + 1  # one hold, five looks
+    assert slept[0] == pytest.approx(gamma_worker.HOLD_SLICE)
+
+    slept.clear()
+    script.clear()
+    gamma_worker._hold(signal_number, None)  # the deadline cleared: nothing to hold
+    assert slept == [] and gamma_worker.held() == before + 1
+
+    write(server_side, 0, 1e300)  # a deadline read wrong
+    gamma_worker._hold(signal_number, None)
+    assert sum(slept) == pytest.approx(gamma_worker.HOLD_LONGEST)
+    monkeypatch.setattr(gamma_worker, "_LATER_NOW", [False])  # an ordinary job
+    slept.clear()
+    gamma_worker._hold(signal_number, None)
+    assert slept == []
+    monkeypatch.setattr(gamma_worker, "_UNTIL", [None])
+    server_side.close()
