@@ -86,7 +86,7 @@ def table_markdown(df: pd.DataFrame, *, mark: bool = False) -> str:
 
 
 PAGE_TABLE_CSS = (
-    "<style>.ss-page-table{overflow-x:auto;max-width:100%}"
+    "<style>.ss-page-table{overflow-x:auto;max-width:100%;width:fit-content}"
     ".ss-page-table table{border-collapse:collapse;font-size:.875rem;margin:0;"
     "font-variant-numeric:tabular-nums}"
     ".ss-page-table caption{caption-side:top;text-align:left;font-size:.875rem;opacity:.75;"
