@@ -21,16 +21,20 @@ from core.metrics import registry
 from core.metrics.stats import FEW_DOCUMENTS
 from core.model import AnnotationSet, Corpus
 from core.model.errors import Diagnostic, format_ids, warning_kind
-from ui import above_one, charts, levels, results, state
+from ui import above_one, charts, levels, paging, results, state
 from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import code, md
 from ui.set_names import full_name_help
-from ui.small_table import NOWRAP_COLUMNS, small_table
+from ui.small_table import NOWRAP_COLUMNS, page_table_html, small_table
 from ui.state import Workspace
-from ui.widgets import download_menu, paginate
+from ui.widgets import download_menu
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
+PER_DOC_ROWS = 20
+"""Rows on a page of the per-document table: an HTML table's cost to the browser grows with its
+rows (50 cost as much as the data grid they replaced, 20 some 60 ms less on every visit of the
+tab: docs/performance.md, issue 29, sixteenth pass); the grid showed about 11 at once."""
 K_DETAIL_TAB = "detail_tab"  # the open tab of "One system in detail" (label, chart, document)
 K_SYSTEMS_TAB = "systems_tab"  # the open tab of "All systems" (table, F1 chart)
 TAB_TABLE, TAB_F1_CHART = "📋 Table", "📊 F1 chart"
@@ -524,8 +528,15 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
     # Ties broken by document id (numbers as numbers), so the first row is always the same.
     shown = results.sorted_per_doc(ws.key, ws, s.ref, d.system, d.metric, d.variant, d.level,
                                    order, ascending)
-    st.dataframe(above_one.mark(paginate(shown, key=K_TABLE_PAGE)), hide_index=True,
-                 key="per_doc_table", placeholder="—")
+    rows, where = _table_page(shown)
+    # One page of PER_DOC_ROWS rows as a plain HTML table, its rows and order in its caption,
+    # where a data grid of 50 rows cost the browser's main thread some 60 ms more on every visit
+    # of the tab (docs/performance.md, issue 29, sixteenth pass). The whole table is sorted by
+    # the two widgets above and downloaded whole below.
+    ties = "" if order == "document" else ", ties by document"
+    st.html(page_table_html(
+        rows, caption=f"{where} Sorted by {order}, {'ascending' if ascending else 'descending'}"
+        f"{ties}.", label=f"{d.system}: per-document scores ({d.named})"))
     above_one.note(shown, key="per_doc")
     download_menu(shown, f"per_document_{d.system}_{d.metric}", key="dl_per_doc")
     first = str(shown.iloc[0]["document"]) if len(shown) else None
@@ -567,6 +578,21 @@ def result_warnings(result: results.PairScores) -> str | None:
         if len(said) > SHOWN_RESULT_WARNINGS:
             lines.append(f"    - and {len(said) - SHOWN_RESULT_WARNINGS:,} more")
     return "\n".join(lines)
+
+
+def _table_page(shown: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """The rows of the per-document table's page and which they are ("Rows 21–40 of
+    100,000."): :func:`ui.widgets.paginate`'s number input, its caption left to the table's
+    own (one element less on every visit), :data:`PER_DOC_ROWS` rows a page."""
+    size = PER_DOC_ROWS
+    pages = paging.page_count(len(shown), size)
+    if pages == 1:
+        return shown, paging.rows_caption(1, len(shown), size)
+    if int(st.session_state.get(K_TABLE_PAGE) or 1) > pages:
+        del st.session_state[K_TABLE_PAGE]  # a shorter table now: back to page 1
+    page = int(st.number_input(f"Page (of {pages:,}, {size} rows each)", min_value=1,
+                               max_value=pages, value=1, step=1, key=K_TABLE_PAGE))
+    return paging.page_rows(shown, page, size), paging.rows_caption(page, len(shown), size)
 
 
 def one_system(ws: Workspace, s: Setup) -> Detail:

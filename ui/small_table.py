@@ -16,8 +16,9 @@ from numbers import Integral, Real
 import pandas as pd
 import streamlit as st
 
+from core.render.palette import STATUS_COLOURS
 from ui import above_one
-from ui.escape import md
+from ui.escape import attr, md
 
 SMALL_TABLE_ROWS = 12
 """Up to this many rows :func:`small_table` draws a Markdown table, above it a data grid."""
@@ -82,6 +83,82 @@ def table_markdown(df: pd.DataFrame, *, mark: bool = False) -> str:
             cells.append(md(f"↑ {flags.iloc[i]}") if flags.iloc[i] else "")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+PAGE_TABLE_CSS = (
+    "<style>.ss-page-table{overflow-x:auto;max-width:100%;width:fit-content}"
+    ".ss-page-table table{border-collapse:collapse;font-size:.875rem;margin:0;"
+    "font-variant-numeric:tabular-nums}"
+    ".ss-page-table caption{caption-side:top;text-align:left;font-size:.875rem;opacity:.75;"
+    "padding:0 0 .4rem}"
+    ".ss-page-table th,.ss-page-table td{padding:.3rem .75rem;white-space:nowrap;"
+    "border:1px solid rgba(128,128,128,.3)}"
+    ".ss-page-table th{font-weight:600;text-align:left;background:rgba(128,128,128,.08)}"
+    ".ss-page-table .n{text-align:right}"
+    ".ss-page-table td.up{font-weight:700;color:#222222;background:" + STATUS_COLOURS["mismatch"]
+    + "}.ss-page-table:focus-visible{outline:2px solid #1c83e1;outline-offset:2px}</style>")
+"""The style of :func:`page_table_html`: the theme's text colour, grey rules and header tint
+that read on the light and the dark theme alike, numbers right-aligned in even digits; a score
+above 1 bold, dark, on the tint the grid's marked cells have (:func:`ui.above_one.mark`)."""
+
+
+def page_table_html(df: pd.DataFrame, *, caption: str, label: str) -> str:
+    """One page of a long table as an HTML table for ``st.html`` (issue 29, sixteenth pass):
+    drawn by the browser as one element of plain HTML. Its cost to Chromium's main thread grows
+    with its rows: a page of 20 costs some 60 ms less on every visit than a data grid of 50,
+    a page of 50 about as much (docs/performance.md, issue 29, sixteenth pass).
+
+    Scores above 1 are marked as :func:`table_markdown` marks them (an ``above 1`` column
+    naming the columns, the cells bold on a tint: two cues). ``caption`` is the table's
+    ``<caption>`` (which rows of how many, the order); the header row is ``<th scope="col">``;
+    the wrapper scrolls sideways in a narrow window, takes the keyboard's focus and is named
+    ``label``. Numbers are shown with at most four decimals, a missing value as "—", every
+    text escaped.
+
+    >>> print(page_table_html(pd.DataFrame({"document": ["<b>"], "P": [1.25], "n": [3]}),
+    ...                       caption="Rows 1–1 of 1.", label="Per document"))
+    ... # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+    <style>...</style><div class="ss-page-table" role="region" tabindex="0"
+    aria-label="Per document"><table><caption>Rows 1–1 of 1.</caption><thead><tr><th
+    scope="col">document</th><th scope="col" class="n">P</th><th scope="col" class="n">n</th><th
+    scope="col">above 1</th></tr></thead><tbody><tr><td>&lt;b&gt;</td><td class="n up">1.25</td><td
+    class="n">3</td><td>↑ P</td></tr></tbody></table></div>
+    """
+    over_cols = set(above_one.score_columns(df))
+    flags = above_one.above_one(df)
+    marked = bool(flags.astype(bool).any())
+    numeric = [pd.api.types.is_numeric_dtype(df[c]) for c in df.columns]
+    head = "".join(f'<th scope="col"{_class("n" if n else "")}>{attr(c)}</th>'
+                   for c, n in zip(df.columns, numeric, strict=True))
+    if marked:
+        head += '<th scope="col">above 1</th>'
+    body = []
+    for i, row in enumerate(df.itertuples(index=False)):
+        cells = []
+        for column, value, n in zip(df.columns, row, numeric, strict=True):
+            up = column in over_cols and _above(value)
+            cells.append(f'<td{_class("n" if n else "", "up" if up else "")}>{_text(value)}</td>')
+        if marked:
+            cells.append(f"<td>{attr(f'↑ {flags.iloc[i]}') if flags.iloc[i] else ''}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'{PAGE_TABLE_CSS}<div class="ss-page-table" role="region" tabindex="0" '
+            f'aria-label="{attr(label)}"><table><caption>{attr(caption)}</caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _class(*names: str) -> str:
+    """`` class="..."`` of the non-empty ``names``, or nothing."""
+    joined = " ".join(n for n in names if n)
+    return f' class="{joined}"' if joined else ""
+
+
+
+def _text(value: object) -> str:
+    """One cell of :func:`page_table_html`: as :func:`_cell` shows it, escaped for HTML."""
+    if isinstance(value, str):
+        return attr(value)
+    shown = _cell(value)
+    return shown if isinstance(value, Real) or shown == "—" else attr(value)
 
 
 def _above(value: object) -> bool:

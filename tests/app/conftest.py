@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pandas as pd
@@ -148,10 +149,77 @@ def _split_row(line: str) -> list[str]:
     return list(re.split(r"(?<!\\)\|", line.strip())[1:-1])
 
 
+class _PageTable(HTMLParser):
+    """The caption, header and cells of an HTML table of :func:`ui.small_table.page_table_html`
+    (text unescaped), and which cells are marked above 1."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.caption = ""
+        self.rows: list[list[str]] = []
+        self.marked: list[tuple[int, int]] = []
+        self.numeric: list[bool] = []  # per column: its header is a number column's
+        self._cell: list[str] | None = None
+        self._where = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "caption":
+            self._where = "caption"
+        elif tag == "tr":
+            self.rows.append([])
+        elif tag in ("th", "td"):
+            self._cell = []
+            classes = (dict(attrs).get("class") or "").split()
+            if tag == "th" and len(self.rows) == 1:
+                self.numeric.append("n" in classes)
+            if "up" in classes:
+                self.marked.append((len(self.rows) - 2, len(self.rows[-1])))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "caption":
+            self._where = ""
+        elif tag in ("th", "td") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._where == "caption":
+            self.caption += data
+        elif self._cell is not None:
+            self._cell.append(data)
+
+
+def page_table(body: str) -> tuple[str, pd.DataFrame, list[tuple[int, int]]]:
+    """An HTML table of :func:`ui.small_table.page_table_html` read back: its caption, its
+    rows as a frame (the number columns' numbers with the four decimals they show, "—"
+    missing; text as text), and the (row, column) positions of the cells marked above 1."""
+    parser = _PageTable()
+    parser.feed(body)
+    head, *rows = parser.rows
+    return (parser.caption, pd.DataFrame(
+        [[_html_cell(c) if n else c for c, n in zip(r, parser.numeric, strict=True)]
+         for r in rows], columns=head), parser.marked)
+
+
+def _html_cell(text: str) -> object:
+    if text == "—":
+        return float("nan")
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def page_tables(at: AppTest) -> list[tuple[str, pd.DataFrame, list[tuple[int, int]]]]:
+    """Every HTML page table shown (:func:`page_table`)."""
+    return [page_table(h.proto.body) for h in at.html if 'class="ss-page-table"' in h.proto.body]
+
+
 def tables(at: AppTest) -> list[pd.DataFrame]:
-    """Every table shown: the data grids' frames, then the Markdown tables of
+    """Every table shown: the data grids' frames, the HTML page tables of
+    :func:`ui.small_table.page_table_html`, then the Markdown tables of
     :func:`ui.small_table.small_table` read back (numbers with the four decimals they show)."""
-    out = [df.value for df in at.dataframe]
+    out = [df.value for df in at.dataframe] + [t for _, t, _ in page_tables(at)]
     for element in at.markdown:
         lines = str(element.value).splitlines()
         if len(lines) < 2 or not lines[0].startswith("| ") \

@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
-from tests.app.conftest import app_on_workspace
+from tests.app.conftest import app_on_workspace, page_tables
 from ui import annotators as ann
 from ui import curation, doc_picker, documents, state
 from ui import differences as diff
@@ -72,7 +72,8 @@ def test_scores_data_and_errors_tables_are_paginated(large: state.Workspace) -> 
     at = _open(large, "pages/scores.py")
     at.session_state[scores_ui.K_DETAIL_TAB] = "📄 Per document"  # lazy tabs: open it
     at.run()
-    assert "Rows 1–50 of 3,000." in _captions(at)
+    caption, rows, _ = page_tables(at)[0]  # the page's rows in the table's own caption
+    assert caption.startswith("Rows 1–20 of 3,000.") and len(rows) == scores_ui.PER_DOC_ROWS
     at = _open(large, "pages/data.py")
     missing = N_DOCS // 2
     assert f"Rows 1–50 of {missing:,}." in _captions(at)  # documents missing from "ann_2"
@@ -160,3 +161,52 @@ def test_errors_schemas_and_slices_wait_for_their_toggles(large: state.Workspace
     at.toggle(key="err_slices_on").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     assert len(at.get("plotly_chart")) == charts + 1
+
+
+def test_the_per_document_tab_pages_sorts_and_downloads_the_whole_table(
+        large: state.Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One page of the per-document table as an HTML table (no data grid): 20 rows of the
+    table sorted by the two widgets (ties by document id), which rows and in which order in its
+    caption, the next page the next 50 rows, a score above 1 marked, the download the whole
+    table in the same order, the link the first row's document."""
+    downloads: dict[str, object] = {}
+    real = scores_ui.download_menu
+
+    def record(df, name, *, key, settings=None):  # -> None
+        downloads[key] = df
+        real(df, name, key=key, settings=settings)
+
+    monkeypatch.setattr(scores_ui, "download_menu", record)
+    at = _open(large, "pages/scores.py")
+    at.session_state[scores_ui.K_DETAIL_TAB] = "📄 Per document"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [df for df in at.dataframe if "document" in df.value.columns]  # no grid
+    whole = downloads["dl_per_doc"]
+    assert len(whole) == N_DOCS and set(whole["document"]) == {f"doc{i}" for i in range(N_DOCS)}
+    caption, page, marked = page_tables(at)[0]
+    assert caption == "Rows 1–20 of 3,000. Sorted by F1, ascending, ties by document."
+    assert list(page["document"]) == list(whole["document"][:20])
+    assert list(page["F1"]) == pytest.approx(list(whole["F1"][:20]), abs=5e-5)
+    assert list(whole["F1"]) == sorted(whole["F1"])
+    ties = whole.groupby("F1", sort=False)["document"].apply(list)
+    assert all(docs == sorted(docs, key=lambda d: int(d[3:])) for docs in ties)
+    above = [(i, j) for i, row in enumerate(page.itertuples(index=False))
+             for j, (column, value) in enumerate(zip(page.columns, row, strict=True))
+             if column in ("P", "R", "F1") and value > 1]
+    assert marked == above
+    link = next(str(el.proto) for el in at.get("page_link") if "first document" in str(el.proto))
+    assert f"doc={whole['document'].iloc[0]}" in link
+
+    at.number_input(key=scores_ui.K_TABLE_PAGE).increment().run()
+    caption, page, _ = page_tables(at)[0]
+    assert caption.startswith("Rows 21–40 of 3,000.")
+    assert list(page["document"]) == list(whole["document"][20:40])
+
+    at.selectbox(key="doc_table_sort").set_value("P").run()
+    at.toggle(key="doc_table_asc").set_value(False).run()
+    whole = downloads["dl_per_doc"]
+    caption, page, _ = page_tables(at)[0]
+    assert caption == "Rows 21–40 of 3,000. Sorted by P, descending, ties by document."
+    assert list(whole["P"]) == sorted(whole["P"], reverse=True)
+    assert list(page["document"]) == list(whole["document"][20:40])

@@ -50,12 +50,11 @@ def test_per_label_and_per_document_tables_equal_core(make_app, handmade, frame,
     _open_per_document(at)
     docs = frame(at, "document", "F1").set_index("document")
     for row in res.per_document():
-        assert docs.loc[row.document, "F1"] == pytest.approx(row.f1)
+        assert docs.loc[row.document, "F1"] == pytest.approx(row.f1, abs=SHOWN)
 
 
 def _document_tables(at) -> list[pd.DataFrame]:
-    return [df.value for df in at.dataframe
-            if "document" in df.value.columns and "F1" in df.value.columns]
+    return [df for df in tables(at) if "document" in df.columns and "F1" in df.columns]
 
 
 def _open_per_document(at) -> None:

@@ -26,10 +26,11 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 PROP = ROOT / "sample_data" / "propaganda"
 
-PAGES = ["", "data", "scores", "documents", "errors", "differences", "labels", "annotators",
-         "curation", "learn", "learn?exercise=3",
+PAGES = ["", "data", "scores", "scores?detail_tab=📄 Per document", "documents", "errors",
+         "differences", "labels", "annotators", "curation", "learn", "learn?exercise=3",
          "documents?sample=mafalda&doc=0&metric=mafalda"]
-"""Every page (Overview at ``/``), Learn with an exercise, and one page on the MAFALDA sample
+"""Every page (Overview at ``/``), Scores with its per-document tab open (its page of the table
+is an HTML table), Learn with an exercise, and one page on the MAFALDA sample
 (its alternatives and ⊥ draw marks the propaganda sample has none of). The live class is
 started from the exercise page in :func:`test_no_serious_violation_on_any_page`."""
 

@@ -109,13 +109,13 @@ def test_the_per_document_table_pages_through_every_row(
 ) -> None:
     st_ui.open_page(wide, big_url, "scores")
     wide.get_by_role("tab", name="📄 Per document").click(timeout=180_000)
-    rows = wide.get_by_text("Rows 1–50 of 3,000.")
+    rows = wide.get_by_text("Rows 1–20 of 3,000.")
     rows.wait_for(timeout=180_000)
-    pager = wide.get_by_label("Page (of 60, 50 rows each)")
-    pager.fill("60")
+    pager = wide.get_by_label("Page (of 150, 20 rows each)")
+    pager.fill("150")
     pager.press("Enter")
     st_ui.wait_idle(wide, timeout=60_000)
-    wide.get_by_text("Rows 2,951–3,000 of 3,000.").wait_for(timeout=30_000)
-    wide.get_by_text("Rows 2,951–3,000 of 3,000.").scroll_into_view_if_needed()
+    wide.get_by_text("Rows 2,981–3,000 of 3,000.").wait_for(timeout=30_000)
+    wide.get_by_text("Rows 2,981–3,000 of 3,000.").scroll_into_view_if_needed()
     st_ui.shot(wide, "scale_scores_pager")
     assert st_ui.app_errors(wide) == []
