@@ -154,6 +154,7 @@ class TsvDocument:
     unit_end: array[int] = field(default_factory=lambda: array("q"))
     warnings: list[tuple[str, int]] = field(default_factory=list)
     read_by: str = "lines"  # or "columns": which of _body and _body_columns read the body
+    tokens_match: bool = False  # True: every token cell is the text at its offsets
     spans_read_by: str = ""  # "lines" or "columns": how spans_of last read the cells
 
     def cells(self, k: int) -> list[str]:
@@ -572,7 +573,51 @@ def _bodies_columns(items: Sequence[tuple[TsvDocument, int, int, int]]) -> set[i
         doc.unit_begin = array("q", begin[u0:u1].tobytes())
         doc.unit_end = array("q", end[u0:u1].tobytes())
         done.add(id(doc))
+    _tokens_match([items[f][0] for f in np.flatnonzero(~refused).tolist()],
+                  np.flatnonzero(~refused[unit_file]), codes, tabs, first_tab, t_stops,
+                  begin, end)
     return done
+
+
+def _tokens_match(docs: Sequence[TsvDocument], units: np.ndarray, codes: np.ndarray,
+                  tabs: np.ndarray, first_tab: np.ndarray, t_stops: np.ndarray,
+                  begin: np.ndarray, end: np.ndarray) -> None:
+    """Set ``tokens_match`` on each of ``docs`` whose token cells all hold, unescaped, the
+    text at their offsets (the check :func:`spans_of` makes per token), compared as arrays
+    of characters: ``units`` (the batch's units of ``docs``, in order), the batch's
+    ``codes`` and TABs (the token cell runs from the second TAB of its line to the third or
+    the line's end), the units' offsets. A file with a backslash in a token cell or a
+    character beyond the BMP is left to :func:`spans_of`."""
+    if not docs:
+        return
+    text = "".join(d.text for d in docs)
+    if text.isascii():
+        letters = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    else:
+        letters = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    counts = np.fromiter((len(d.unit_line) for d in docs), dtype=np.int64, count=len(docs))
+    owner = np.repeat(np.arange(len(docs)), counts)
+    sizes = np.fromiter((len(d.text) for d in docs), dtype=np.int64, count=len(docs))
+    base = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    slash = np.flatnonzero(codes == 92)
+    cell_at = tabs[first_tab[units] + 1] + 1
+    third = np.minimum(first_tab[units] + 2, len(tabs) - 1)
+    cell_stop = np.where(tabs[third] < t_stops[units], tabs[third], t_stops[units])
+    wide = np.flatnonzero(letters > 0xFFFF)
+    bad = np.zeros(len(docs), dtype=bool)
+    bad[owner[np.searchsorted(slash, cell_stop) > np.searchsorted(slash, cell_at)]] = True
+    bad[np.searchsorted(base, wide, side="right") - 1] = True
+    width = cell_stop - cell_at
+    b, e = begin[units], end[units]
+    bad[owner[width != e - b]] = True
+    width = np.where((width == e - b) & ~bad[owner], width, 0)  # compared: the others'
+    total = int(width.sum())
+    step = np.arange(total) - np.repeat(np.cumsum(width) - width, width)
+    cell = np.repeat(cell_at, width) + step
+    letter = np.repeat(base[owner] + b, width) + step
+    bad[np.repeat(owner, width)[codes[cell] != letters[letter]]] = True
+    for doc, refused in zip(docs, bad.tolist(), strict=True):
+        doc.tokens_match = not refused
 
 
 def _placed(file: str, number: int, begin: int, end: int, subtoken: bool,
@@ -721,9 +766,12 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
     unit_at, unit_stop, unit_line = doc.unit_at, doc.unit_stop, doc.unit_line
     # The token column against the text, and the units the chosen column marks: (unit, its
     # cell, the cell with its ids); from one scan of the file when it can be read so.
-    read = _unit_cells(doc, index) if id_index is None and by_columns else None
+    matched = by_columns and doc.tokens_match and id_index is None  # known while parsing
+    read = (_unit_cells(doc, index, tokens=not matched) if id_index is None and by_columns
+            else None)
     marked: list[tuple[int, str, str]] = []
-    if read is not None and read[0] == tuple(map(text.__getitem__, map(slice, begins, ends))):
+    if read is not None and (matched or read[0] == tuple(map(text.__getitem__,
+                                                              map(slice, begins, ends)))):
         raws = read[1]
         marked = [(k, raws[k], raws[k]) for k in itertools.compress(
             range(len(raws)), map(operator.not_, map(_UNMARKED.__contains__, raws)))]
@@ -786,25 +834,30 @@ _UNMARKED = frozenset(("_", ""))
 """The cells that mark no annotation of their layer."""
 
 
-_CELL_PATTERNS: dict[int | None, re.Pattern[str]] = {}
+_CELL_PATTERNS: dict[tuple[int | None, bool], re.Pattern[str]] = {}
 
 
-def _unit_cells(doc: TsvDocument, index: int | None
+def _unit_cells(doc: TsvDocument, index: int | None, *, tokens: bool = True
                 ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """Every token line's token cell (unescaped) and, when ``index`` is given, its cell of
-    column ``index``, from one scan of the file; None when the file cannot be read so (a
-    carriage return, a line with too few cells: the line-by-line loop of :func:`spans_of`)."""
+    """Every token line's token cell (unescaped; none when ``tokens`` is False) and, when
+    ``index`` is given, its cell of column ``index``, from one scan of the file; None when
+    the file cannot be read so (a carriage return, a line with too few cells: the
+    line-by-line loop of :func:`spans_of`)."""
     n = len(doc.unit_line)
     if n == 0 or "\r" in doc.content:
         return None
-    pattern = _CELL_PATTERNS.get(index)
+    if not tokens and index is None:
+        return (), ()
+    pattern = _CELL_PATTERNS.get((index, tokens))
     if pattern is None:
-        pattern = _CELL_PATTERNS[index] = re.compile(
-            r"^[0-9][^\t\n]*\t[^\t\n]*\t([^\t\n]*)\t" + (
-                "" if index is None else rf"(?:[^\t\n]*\t){{{index}}}([^\t\n]*)"), re.M)
+        pattern = _CELL_PATTERNS[(index, tokens)] = re.compile(
+            r"^[0-9][^\t\n]*\t[^\t\n]*\t" + (r"([^\t\n]*)\t" if tokens else r"[^\t\n]*\t")
+            + ("" if index is None else rf"(?:[^\t\n]*\t){{{index}}}([^\t\n]*)"), re.M)
     rows = pattern.findall(doc.content, doc.unit_at[0])
     if len(rows) != n:
         return None
+    if not tokens:
+        return (), tuple(rows)
     if index is None:
         given, raws = tuple(rows), ()
     else:

@@ -130,6 +130,10 @@ def test_a_clean_export_is_read_by_columns() -> None:
     docs = webanno.parse_many([("a.tsv", clean), ("b.tsv", crlf), ("c.tsv", comment),
                                ("d.tsv", clean)])
     assert [d.read_by for d in docs] == ["columns", "lines", "lines", "columns"]
+    # escaped tokens are compared in spans_of, not while parsing
+    assert [d.tokens_match for d in docs] == [False, False, False, False]
+    plain = webanno.parse_many([("p.tsv", webanno.render("Okafor said é\n", spans_[:2]))])
+    assert plain[0].tokens_match and plain[0].read_by == "columns"
     assert docs[0].text == text and docs[3].text == text
     assert [d.text for d in docs[1:3]] == [text, text]
     got = [webanno.spans_of(d, CHOICE) for d in docs]
@@ -148,7 +152,7 @@ def test_a_token_unlike_its_text_is_read_line_by_line() -> None:
     clean = webanno.render("ferry board\n", [Span(0, 5, "A")])
     changed = clean.replace("\tboard\t", "\tbored\t")
     doc = webanno.parse_many([("a.tsv", changed)])[0]
-    assert doc.read_by == "columns"
+    assert doc.read_by == "columns" and not doc.tokens_match
     got, warnings = webanno.spans_of(doc, CHOICE)
     assert doc.spans_read_by == "lines"
     assert got == [(0, 5, "A")]
