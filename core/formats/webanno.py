@@ -56,6 +56,9 @@ _ID_RE = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\Z")
 _OFFSETS_RE = re.compile(r"([0-9]+)-([0-9]+)\Z")
 # The widest gap between two sentences that is padded with spaces (characters).
 MAX_GAP = 10_000_000
+# The longest file whose body is read as arrays (characters): a longer one is read line by
+# line, whose memory does not grow with a copy of the file and arrays over its characters.
+COLUMNS_MAX = 32_000_000
 _TOKEN_HEAD = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\t([0-9]{1,12})-([0-9]{1,12})\t")
 """A token line's id and offsets cells at once: it matches exactly when the line's first two
 cells match :data:`_ID_RE` and :data:`_OFFSETS_RE` and a third cell follows (one match per
@@ -437,8 +440,10 @@ def _bodies_columns(items: Sequence[tuple[TsvDocument, int, int, int]]) -> set[i
     ``(document, its body's first line number, where that line starts, ...)``. Returns the
     ids of the documents read; a file that any check of :func:`_body` would refuse, or that
     holds what only :func:`_body` handles (a carriage return, a block of ``#`` lines without
-    a ``#Text=`` line), is left unchanged for :func:`_body` to read and say what is wrong."""
-    items = [it for it in items if "\r" not in it[0].content]
+    a ``#Text=`` line), is left unchanged for :func:`_body` to read and say what is wrong; so
+    is a file longer than :data:`COLUMNS_MAX`."""
+    items = [it for it in items
+             if len(it[0].content) <= COLUMNS_MAX and "\r" not in it[0].content]
     if not items:
         return set()
     bodies = [doc.content[at:] for doc, _first, at, _last in items]

@@ -175,3 +175,15 @@ def test_the_first_refused_file_raises_in_a_batch() -> None:
             assert (exc.diagnostic.file, exc.diagnostic.line) == where
         else:
             raise AssertionError("no error")
+
+
+def test_a_file_longer_than_the_bound_is_read_line_by_line(monkeypatch: Any) -> None:
+    """A file longer than COLUMNS_MAX characters is read line by line (no copy of it and no
+    arrays over its characters), to the same document; shorter ones in its batch by columns."""
+    short = webanno.render("ferry board\n", [Span(0, 5, "A")])
+    long = webanno.render("ferry board left the harbour\n" * 3, [Span(6, 11, "B")])
+    monkeypatch.setattr(webanno, "COLUMNS_MAX", len(short))
+    docs = webanno.parse_many([("a.tsv", short), ("b.tsv", long)])
+    assert [d.read_by for d in docs] == ["columns", "lines"]
+    assert outcome(lambda: docs[1:]) == outcome(lambda: [webanno.parse("b.tsv", long,
+                                                                       columns_first=False)])
