@@ -156,7 +156,7 @@ class TsvDocument:
     unit_begin: array[int] = field(default_factory=lambda: array("q"))  # UTF-16, as in the file
     unit_end: array[int] = field(default_factory=lambda: array("q"))
     warnings: list[tuple[str, int]] = field(default_factory=list)
-    read_by: str = "lines"  # or "columns": which of _body and _body_columns read the body
+    read_by: str = "lines"  # or "columns": which of _body and _bodies_columns read the body
     tokens_match: bool = False  # True: every token cell is the text at its offsets
     spans_read_by: str = ""  # "lines" or "columns": how spans_of last read the cells
 
