@@ -136,7 +136,8 @@ def _why(exc: Exception, info: zipfile.ZipInfo) -> str:
         return (f"it is compressed with a method Python's zipfile cannot unpack ({method}, "
                 f"method {info.compress_type}); unpack it with unzip or 7-Zip and give the "
                 "file it holds")
-    text = one_line(_ZIPINFO.sub(repr(info.filename), f"{type(exc).__name__}: {exc}"))
+    name = repr(info.filename)  # a function: a name's backslashes are not a template's
+    text = one_line(_ZIPINFO.sub(lambda _: name, f"{type(exc).__name__}: {exc}"))
     return text if len(text) <= _WHY_CHARS else text[:_WHY_CHARS - 1] + "…"
 
 

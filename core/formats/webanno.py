@@ -31,12 +31,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import operator
 import re
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, NoReturn, Protocol, TypeVar
+
+import numpy as np
 
 from core.formats import Loaded, ReadOptions, Sentences, decode
 from core.formats._columns import SpanColumns, duplicates, iter_lines
@@ -53,12 +56,19 @@ _ID_RE = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\Z")
 _OFFSETS_RE = re.compile(r"([0-9]+)-([0-9]+)\Z")
 # The widest gap between two sentences that is padded with spaces (characters).
 MAX_GAP = 10_000_000
+# The longest file whose body is read as arrays (characters): a longer one is read line by
+# line, whose memory does not grow with a copy of the file and arrays over its characters.
+COLUMNS_MAX = 32_000_000
 _TOKEN_HEAD = re.compile(r"([0-9]+)-([0-9]+)(?:\.([0-9]+))?\t([0-9]{1,12})-([0-9]{1,12})\t")
 """A token line's id and offsets cells at once: it matches exactly when the line's first two
 cells match :data:`_ID_RE` and :data:`_OFFSETS_RE` and a third cell follows (one match per
 line instead of a split and two). An offset of more than 12 digits does not match: no text is
 10^12 characters long, and ``int()`` refuses over 4,300 digits (:func:`_refuse_token_line` says
 which offset, through :func:`~core.formats._common.parse_offset`)."""
+_TOKEN_ROW = re.compile(r"^[0-9]+-[0-9]+(?:\.[0-9]+)?\t([0-9]{1,12}-[0-9]{1,12})\t", re.M)
+""":data:`_TOKEN_HEAD` at every line start of many files at once, the offsets cell kept (what
+:func:`_bodies_columns` needs of it)."""
+_TEXT_ROW = re.compile(r"^#Text=([^\n]*)", re.M)
 _STACK_SEP = re.compile(r"(?<!\\)\|")
 _VALUE_ESCAPES = [("\\", "\\\\"), ("[", "\\["), ("]", "\\]"), ("|", "\\|"), ("_", "\\_"),
                   ("->", "\\->"), (";", "\\;"), ("\t", "\\t"), ("\n", "\\n"), ("*", "\\*")]
@@ -109,8 +119,13 @@ def escape_text(text: str) -> str:
 
 def unescape_text(text: str) -> str:
     """Undo :func:`escape_text` (format 3.2 and later)."""
-    mapping = {v: k for k, v in _TEXT_SPECIAL.items()}
+    if "\\" not in text:  # most lines: nothing escaped
+        return text
+    mapping = _TEXT_UNESCAPED
     return _UNESCAPE_TEXT.sub(lambda m: mapping.get(m.group(1), m.group(1)), text)
+
+
+_TEXT_UNESCAPED = {v: k for k, v in _TEXT_SPECIAL.items()}
 
 
 # ---- parsing ---------------------------------------------------------------------------------
@@ -141,6 +156,9 @@ class TsvDocument:
     unit_begin: array[int] = field(default_factory=lambda: array("q"))  # UTF-16, as in the file
     unit_end: array[int] = field(default_factory=lambda: array("q"))
     warnings: list[tuple[str, int]] = field(default_factory=list)
+    read_by: str = "lines"  # or "columns": which of _body and _bodies_columns read the body
+    tokens_match: bool = False  # True: every token cell is the text at its offsets
+    spans_read_by: str = ""  # "lines" or "columns": how spans_of last read the cells
 
     def cells(self, k: int) -> list[str]:
         """The TAB-separated cells of the ``k``-th token line."""
@@ -205,10 +223,65 @@ def sniff(filename: str, head: str) -> int:
     return 0
 
 
-def parse(file: str, content: str) -> TsvDocument:
-    """Parse one TSV 3 file into its header columns, rebuilt text and token/sub-token units."""
-    lines = _numbered_lines(content)
-    number, at, first = next(lines, (1, 0, ""))
+def parse(file: str, content: str, *, columns_first: bool = True) -> TsvDocument:
+    """Parse one TSV 3 file into its header columns, rebuilt text and token/sub-token units.
+
+    The body is read by :func:`_bodies_columns` (whole files at once) when it can, else, and
+    for every file it refuses, line by line by :func:`_body`, which gives the error; the two
+    give the same document (``columns_first=False``: line by line only, for the tests that
+    compare them). ``TsvDocument.read_by`` says which one read it."""
+    return parse_many([(file, content)], columns_first=columns_first)[0]
+
+
+def parse_many(files: Iterable[tuple[str, str]], *, columns_first: bool = True,
+               batch: int = 4_000_000) -> list[TsvDocument]:
+    """:func:`parse` of each ``(file, text)``, the bodies of about ``batch`` characters of
+    files read together by :func:`_bodies_columns`. The errors are :func:`parse`'s, in file
+    order: the first file that is refused (its header, its body, or a ``files`` item that
+    raised) raises, whatever comes after it."""
+    out: list[TsvDocument] = []
+    pending: list[tuple[TsvDocument, int, int, int]] = []
+    size = 0
+    try:
+        for file, content in files:
+            try:
+                head = _parse_header(file, content)
+            except FormatError:
+                _finish(pending, columns_first)
+                raise
+            out.append(head[0])
+            pending.append(head)
+            size += len(content)
+            if size >= batch:
+                _finish(pending, columns_first)
+                pending, size = [], 0
+    except FormatError:
+        _finish(pending, columns_first)  # an earlier file's error comes first
+        raise
+    _finish(pending, columns_first)
+    return out
+
+
+def _finish(pending: list[tuple[TsvDocument, int, int, int]], columns_first: bool) -> None:
+    """Read the bodies of ``pending`` (documents whose header is read): together where
+    :func:`_bodies_columns` can, the others line by line, in order (the first error raises)."""
+    items = list(pending)
+    pending.clear()
+    done = _bodies_columns([p for p in items if p[1] > 0]) if columns_first else set()
+    for doc, first, _at, last in items:
+        if id(doc) in done:
+            doc.read_by = "columns"
+            continue
+        lines = (itertools.islice(_numbered_lines(doc.content), first - 1, None) if first > 0
+                 else iter(()))
+        _body(doc, lines, last)
+
+
+def _parse_header(file: str, content: str) -> tuple[TsvDocument, int, int, int]:
+    """The document of a file with its header read, the number of its body's first line and
+    where it starts (0, 0 without a body), and the number of the header's last line."""
+    lines = _header_lines(content)
+    number, at, first = next(lines)
     m = _FORMAT_RE.match(first.strip())
     if m is None:
         if looks_like_tsv2(content[:4096]):
@@ -219,19 +292,29 @@ def parse(file: str, content: str) -> TsvDocument:
                           f"{first[:40]!r}", line=1, field="#FORMAT")
     version = f"3.{m.group(2) or '0'}"
     columns: list[Column] = []
-    rest = None
+    body, body_at = 0, 0
     for number, at, line in lines:
         if not line.startswith(("#T_SP=", "#T_CH=", "#T_RL=")):
             if line.startswith("#T_"):  # a damaged declaration, not a comment to skip
                 raise FormatError(file, f"expected a layer declaration starting '#T_SP=', "
                                   f"'#T_CH=' or '#T_RL=', got {line[:40]!r}", line=number,
                                   field="header")
-            rest = (number, at, line)
+            body, body_at = number, at
             break
         columns.extend(_columns(file, line, number))
-    doc = TsvDocument(file, version, columns, content=content)
-    _body(doc, itertools.chain([rest], lines) if rest is not None else iter(()), number)
-    return doc
+    return TsvDocument(file, version, columns, content=content), body, body_at, number
+
+
+def _header_lines(content: str) -> Iterator[tuple[int, int, str]]:
+    """:func:`_numbered_lines` found one at a time (the header's few lines, not the file's)."""
+    at, number = 0, 1
+    while True:
+        stop = content.find("\n", at)
+        line = content[at:] if stop < 0 else content[at:stop]
+        yield number, at, line[:-1] if line.endswith("\r") else line
+        if stop < 0:
+            return
+        at, number = stop + 1, number + 1
 
 
 def _numbered_lines(content: str) -> Iterator[tuple[int, int, str]]:
@@ -348,6 +431,198 @@ def _body(doc: TsvDocument, lines: Iterator[tuple[int, int, str]], last: int) ->
                               line=last)
         _skip_comments(doc, block, last)
     doc.text = "".join(parts)
+
+
+def _bodies_columns(items: Sequence[tuple[TsvDocument, int, int, int]]) -> set[int]:
+    """What :func:`_body` does, for the bodies of several files at once: the lines' kinds and
+    the state checks as arrays over every line, the token lines' offsets with one
+    :data:`_TOKEN_ROW` scan, the sentences' texts with one :data:`_TEXT_ROW` scan. ``items``:
+    ``(document, its body's first line number, where that line starts, ...)``. Returns the
+    ids of the documents read; a file that any check of :func:`_body` would refuse, or that
+    holds what only :func:`_body` handles (a carriage return, a block of ``#`` lines without
+    a ``#Text=`` line), is left unchanged for :func:`_body` to read and say what is wrong; so
+    is a file longer than :data:`COLUMNS_MAX`."""
+    items = [it for it in items
+             if len(it[0].content) <= COLUMNS_MAX and "\r" not in it[0].content]
+    if not items:
+        return set()
+    bodies = [doc.content[at:] for doc, _first, at, _last in items]
+    big = "\n".join(bodies)
+    nfiles = len(items)
+    if big.isascii():
+        codes = np.frombuffer(big.encode("ascii"), dtype=np.uint8)
+    else:  # one number per character, so positions are the string's
+        codes = np.frombuffer(big.encode("utf-32-le"), dtype=np.uint32)
+    breaks = np.flatnonzero(codes == 10)
+    starts = np.concatenate(([0], breaks + 1))
+    stops = np.concatenate((breaks, [len(big)]))
+    nlines = np.fromiter((b.count("\n") + 1 for b in bodies), dtype=np.int64, count=nfiles)
+    file_of = np.repeat(np.arange(nfiles), nlines)
+    file_first = np.concatenate(([0], np.cumsum(nlines)[:-1]))
+    file_last = file_first + nlines - 1
+    padded = np.concatenate((codes, np.full(8, 10, dtype=codes.dtype)))
+    # Kinds: 0 empty, 1 a "#" line, 2 a token line; _body's states as the allowed steps.
+    kind = np.where(starts == stops, 0, np.where(padded[starts] == 35, 1, 2)).astype(np.int8)
+    before = np.concatenate(([0], kind[:-1]))
+    before[file_first] = 0
+    refused = np.zeros(nfiles, dtype=bool)
+    refused[file_of[((before == 0) & (kind == 2)) | ((before == 2) & (kind == 1))
+                    | ((before == 1) & (kind == 0))]] = True
+    refused[kind[file_last] == 1] = True
+    # Every block of "#" lines holds a #Text= line (else _body's comment rule or its error).
+    hashes = kind == 1
+    text_line = hashes.copy()
+    for j, ch in enumerate(b"#Text="):
+        text_line &= padded[starts + j] == ch
+    block_line = np.flatnonzero(hashes & (before != 1))  # the first line of each block
+    block_file = file_of[block_line]
+    per_block = np.bincount(np.cumsum(hashes & (before != 1))[text_line] - 1,
+                            minlength=len(block_line))
+    refused[block_file[per_block == 0]] = True
+    # The token lines: enough cells, _TOKEN_HEAD's id and offsets, sub-tokens.
+    token_line = np.flatnonzero(kind == 2)
+    units = len(token_line)
+    unit_file = file_of[token_line]
+    t_starts, t_stops = starts[token_line], stops[token_line]
+    ncols = np.array([len(it[0].columns) for it in items], dtype=np.int64)
+    tabs = np.flatnonzero(codes == 9)
+    first_tab = np.searchsorted(tabs, t_starts)
+    refused[unit_file[np.searchsorted(tabs, t_stops) - first_tab < ncols[unit_file] + 2]] = True
+    rows = _TOKEN_ROW.findall(big)
+    if len(rows) != units:  # a token line _TOKEN_HEAD does not match: which file's
+        rows = []
+        for f, body in enumerate(bodies):
+            found = _TOKEN_ROW.findall(body)
+            count = int(np.count_nonzero(unit_file == f))
+            if len(found) != count:
+                refused[f] = True
+                found = ["0-1"] * count
+            rows.extend(found)
+    numbers = (np.fromstring(" ".join(rows).replace("-", " "), dtype=np.int64, sep=" ")
+               if rows else np.zeros(0, dtype=np.int64))
+    begin, end = numbers[0::2], numbers[1::2]
+    dots = np.flatnonzero(codes == 46)
+    if units:
+        tab_at = tabs[np.minimum(first_tab, len(tabs) - 1)] if len(tabs) else t_stops
+        sub = np.searchsorted(dots, tab_at) > np.searchsorted(dots, t_starts)
+    else:
+        sub = np.zeros(0, dtype=bool)
+    # _placed's checks: a sentence opens with a token; a token does not overlap the one
+    # before it; a sub-token lies inside its token (``owner``).
+    opens = before[token_line] == 1
+    wrong = (sub & opens) | (end < begin) | ((end == begin) & ~sub)
+    owner = np.maximum.accumulate(np.where(sub, -1, np.arange(units)))
+    follows = np.flatnonzero(~sub & ~opens)
+    wrong[follows] |= begin[follows] < end[owner[follows - 1]]
+    inner = np.flatnonzero(sub)
+    wrong[inner] |= (begin[inner] < begin[owner[inner]]) | (end[inner] > end[owner[inner]])
+    refused[unit_file[wrong]] = True
+    # The sentences: their texts placed where their first tokens begin (_pad_to's rule), and
+    # no unit past the end of its sentence's text.
+    texts = _TEXT_ROW.findall(big)
+    if len(texts) != int(np.count_nonzero(text_line)):
+        return set()
+    text_file = file_of[text_line]
+    if "\\" in big:
+        old = [it[0].version in ("3.0", "3.1") for it in items]
+        texts = [_unescape_old(t) if old[f] else unescape_text(t)
+                 for t, f in zip(texts, text_file.tolist(), strict=True)]
+    if "".join(texts).isascii():
+        widths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1
+    else:
+        widths = np.fromiter(map(_len16, texts), dtype=np.int64, count=len(texts)) + 1
+    sentences = len(block_line)
+    if sentences and units:
+        text_first = np.minimum(np.concatenate(([0], np.cumsum(per_block)[:-1])),
+                                max(len(texts) - 1, 0))
+        length = np.add.reduceat(widths, text_first) if len(texts) else np.zeros(sentences,
+                                                                                 np.int64)
+        head = np.minimum(np.searchsorted(token_line, block_line), units - 1)
+        at = begin[head]
+        opening = np.concatenate(([True], block_file[1:] != block_file[:-1]))
+        gap = at - np.where(opening, 0, np.concatenate(([0], (at + length)[:-1])))
+        last = np.maximum.reduceat(end, head)
+        bad = (gap < -1) | (gap > MAX_GAP) | (last > at + length - 1)
+        refused[block_file[bad]] = True
+    else:
+        gap = np.zeros(sentences, dtype=np.int64)
+    # Each file read: its text and its units' arrays.
+    done: set[int] = set()
+    line_no = token_line - file_first[unit_file]
+    unit_bounds = np.searchsorted(unit_file, np.arange(nfiles + 1))
+    text_bounds = np.searchsorted(text_file, np.arange(nfiles + 1))
+    block_bounds = np.searchsorted(block_file, np.arange(nfiles + 1))
+    body_at = np.concatenate(([0], np.cumsum([len(b) + 1 for b in bodies])[:-1]))
+    for f in np.flatnonzero(~refused).tolist():
+        doc, first, at0, _last = items[f]
+        u0, u1 = int(unit_bounds[f]), int(unit_bounds[f + 1])
+        t0, t1 = int(text_bounds[f]), int(text_bounds[f + 1])
+        b0, b1 = int(block_bounds[f]), int(block_bounds[f + 1])
+        if not gap[b0:b1].any():
+            doc.text = "\n".join(texts[t0:t1]) + "\n" if t1 > t0 else ""
+        else:
+            parts: list[str] = []
+            k = t0
+            for n, g in zip(per_block[b0:b1].tolist(), gap[b0:b1].tolist(), strict=True):
+                if g < 0:
+                    parts[-1] = parts[-1][:-1]
+                elif g > 0:
+                    parts.append(" " * g)
+                parts.append("".join(t + "\n" for t in texts[k:k + n]))
+                k += n
+            doc.text = "".join(parts)
+        shift = at0 - int(body_at[f])
+        doc.unit_line = array("i", (line_no[u0:u1] + first).astype(np.int32).tobytes())
+        doc.unit_at = array("q", (t_starts[u0:u1] + shift).astype(np.int64).tobytes())
+        doc.unit_stop = array("q", (t_stops[u0:u1] + shift).astype(np.int64).tobytes())
+        doc.unit_begin = array("q", begin[u0:u1].tobytes())
+        doc.unit_end = array("q", end[u0:u1].tobytes())
+        done.add(id(doc))
+    _tokens_match([items[f][0] for f in np.flatnonzero(~refused).tolist()],
+                  np.flatnonzero(~refused[unit_file]), codes, tabs, first_tab, t_stops,
+                  begin, end)
+    return done
+
+
+def _tokens_match(docs: Sequence[TsvDocument], units: np.ndarray, codes: np.ndarray,
+                  tabs: np.ndarray, first_tab: np.ndarray, t_stops: np.ndarray,
+                  begin: np.ndarray, end: np.ndarray) -> None:
+    """Set ``tokens_match`` on each of ``docs`` whose token cells all hold, unescaped, the
+    text at their offsets (the check :func:`spans_of` makes per token), compared as arrays
+    of characters: ``units`` (the batch's units of ``docs``, in order), the batch's
+    ``codes`` and TABs (the token cell runs from the second TAB of its line to the third or
+    the line's end), the units' offsets. A file with a backslash in a token cell or a
+    character beyond the BMP is left to :func:`spans_of`."""
+    if not docs:
+        return
+    text = "".join(d.text for d in docs)
+    if text.isascii():
+        letters = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    else:
+        letters = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    counts = np.fromiter((len(d.unit_line) for d in docs), dtype=np.int64, count=len(docs))
+    owner = np.repeat(np.arange(len(docs)), counts)
+    sizes = np.fromiter((len(d.text) for d in docs), dtype=np.int64, count=len(docs))
+    base = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    slash = np.flatnonzero(codes == 92)
+    cell_at = tabs[first_tab[units] + 1] + 1
+    third = np.minimum(first_tab[units] + 2, len(tabs) - 1)
+    cell_stop = np.where(tabs[third] < t_stops[units], tabs[third], t_stops[units])
+    wide = np.flatnonzero(letters > 0xFFFF)
+    bad = np.zeros(len(docs), dtype=bool)
+    bad[owner[np.searchsorted(slash, cell_stop) > np.searchsorted(slash, cell_at)]] = True
+    bad[np.searchsorted(base, wide, side="right") - 1] = True
+    width = cell_stop - cell_at
+    b, e = begin[units], end[units]
+    bad[owner[width != e - b]] = True
+    width = np.where((width == e - b) & ~bad[owner], width, 0)  # compared: the others'
+    total = int(width.sum())
+    step = np.arange(total) - np.repeat(np.cumsum(width) - width, width)
+    cell = np.repeat(cell_at, width) + step
+    letter = np.repeat(base[owner] + b, width) + step
+    bad[np.repeat(owner, width)[codes[cell] != letters[letter]]] = True
+    for doc, refused in zip(docs, bad.tolist(), strict=True):
+        doc.tokens_match = not refused
 
 
 def _placed(file: str, number: int, begin: int, end: int, subtoken: bool,
@@ -475,12 +750,16 @@ def _code_points(doc: TsvDocument, k: int, exc: FormatError) -> FormatError:
                        "INCEpTION does", line=doc.unit_line[k], field="offsets")
 
 
-def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | None = None
+def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | None = None,
+             *, by_columns: bool = True
              ) -> tuple[list[tuple[int, int, str]], list[tuple[str, int]]]:
     """The spans ``(start, end, label)`` of the chosen layer and feature, and warnings
     (message, line).
 
     ``labels``: the allowed labels (a label outside them is a FormatError at its first line).
+    The token and chosen cells of every token line are read with one scan of the file
+    (:func:`_unit_cells`) when it can and every token matches the text, else line by line
+    (always when ``by_columns`` is False); ``doc.spans_read_by`` says which ran.
     """
     warnings: list[tuple[str, int]] = [(KindedText(m, "skipped"), line)
                                        for m, line in doc.warnings]  # comment blocks
@@ -488,31 +767,49 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
     begins, ends = _unit_offsets(doc)
     index, id_index = (None, None) if choice is None else _column_index(doc, choice)
     fname = "" if choice is None else _field_name(choice)
+    text, content = doc.text, doc.content
+    unit_at, unit_stop, unit_line = doc.unit_at, doc.unit_stop, doc.unit_line
+    # The token column against the text, and the units the chosen column marks: (unit, its
+    # cell, the cell with its ids); from one scan of the file when it can be read so.
+    matched = by_columns and doc.tokens_match and id_index is None  # known while parsing
+    read = (_unit_cells(doc, index, tokens=not matched) if id_index is None and by_columns
+            else None)
+    marked: list[tuple[int, str, str]] = []
+    if read is not None and (matched or read[0] == tuple(map(text.__getitem__,
+                                                              map(slice, begins, ends)))):
+        raws = read[1]
+        marked = [(k, raws[k], raws[k]) for k in itertools.compress(
+            range(len(raws)), map(operator.not_, map(_UNMARKED.__contains__, raws)))]
+        doc.spans_read_by = "columns"
+    else:
+        for k in range(n):
+            cells = content[unit_at[k]:unit_stop[k]].split("\t")  # doc.cells(k), inlined
+            b, e, line = begins[k], ends[k], unit_line[k]
+            token = text[b:e]
+            given = unescape_value(cells[2])
+            if token != given:
+                warnings.append((f"the token column {given!r} differs from the text at "
+                                 f"{doc.unit_begin[k]}-{doc.unit_end[k]}, {token!r}; the offsets "
+                                 "are used", line))
+            if index is None:
+                continue  # no layer chosen, or this file's header lacks it: nothing annotated
+            raw = cells[3 + index] if 3 + index < len(cells) else "_"
+            if raw == "_" or raw == "":
+                continue
+            # A slot host without a label column is read from its slot target column, whose
+            # [N] suffixes name the targets; the host's own id ends its slot role cell.
+            marked.append((k, raw, raw if id_index is None else
+                           cells[3 + id_index] if 3 + id_index < len(cells) else "_"))
+        doc.spans_read_by = "lines"
+    if choice is None or index is None:
+        return [], warnings
     # Annotation key -> [begin, end, label or None, first line, first unit]
     found: dict[object, list[Any]] = {}
     by_id: dict[str, object] = {}
-    text, content = doc.text, doc.content
-    unit_at, unit_stop, unit_line = doc.unit_at, doc.unit_stop, doc.unit_line
-    for k in range(n):
-        cells = content[unit_at[k]:unit_stop[k]].split("\t")  # doc.cells(k), inlined
+    for k, raw, id_raw in marked:
         b, e, line = begins[k], ends[k], unit_line[k]
-        token = text[b:e]
-        given = unescape_value(cells[2])
-        if token != given:
-            warnings.append((f"the token column {given!r} differs from the text at "
-                             f"{doc.unit_begin[k]}-{doc.unit_end[k]}, {token!r}; the offsets are "
-                             "used", line))
-        if index is None:
-            continue  # no layer chosen, or this file's header lacks it: nothing annotated
-        assert choice is not None
-        raw = cells[3 + index] if 3 + index < len(cells) else "_"
-        if raw == "_" or raw == "":
-            continue
         values = _STACK_SEP.split(raw)
-        # A slot host without a label column is read from its slot target column, whose
-        # [N] suffixes name the targets; the host's own id ends its slot role cell.
-        id_cells = values if id_index is None else _STACK_SEP.split(
-            cells[3 + id_index] if 3 + id_index < len(cells) else "_")
+        id_cells = values if id_index is None else _STACK_SEP.split(id_raw)
         for j, value in enumerate(values):
             ident, bare = _split_id(id_cells[j] if j < len(id_cells) else "", doc.file, line,
                                     fname)
@@ -535,9 +832,44 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
             else:
                 label = unescape_value(value)
             found[key] = [b, e, label, line, k]
-    if choice is None or index is None:
-        return [], warnings
     return _annotations(doc, choice, labels, found, fname, warnings), warnings
+
+
+_UNMARKED = frozenset(("_", ""))
+"""The cells that mark no annotation of their layer."""
+
+
+_CELL_PATTERNS: dict[tuple[int | None, bool], re.Pattern[str]] = {}
+
+
+def _unit_cells(doc: TsvDocument, index: int | None, *, tokens: bool = True
+                ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """Every token line's token cell (unescaped; none when ``tokens`` is False) and, when
+    ``index`` is given, its cell of column ``index``, from one scan of the file; None when
+    the file cannot be read so (a carriage return, a line with too few cells: the
+    line-by-line loop of :func:`spans_of`)."""
+    n = len(doc.unit_line)
+    if n == 0 or "\r" in doc.content:
+        return None
+    if not tokens and index is None:
+        return (), ()
+    pattern = _CELL_PATTERNS.get((index, tokens))
+    if pattern is None:
+        pattern = _CELL_PATTERNS[(index, tokens)] = re.compile(
+            r"^[0-9][^\t\n]*\t[^\t\n]*\t" + (r"([^\t\n]*)\t" if tokens else r"[^\t\n]*\t")
+            + ("" if index is None else rf"(?:[^\t\n]*\t){{{index}}}([^\t\n]*)"), re.M)
+    rows = pattern.findall(doc.content, doc.unit_at[0])
+    if len(rows) != n:
+        return None
+    if not tokens:
+        return (), tuple(rows)
+    if index is None:
+        given, raws = tuple(rows), ()
+    else:
+        given, raws = zip(*rows, strict=True)
+    if "\\" in doc.content:
+        given = tuple(map(unescape_value, given))
+    return given, raws
 
 
 def _unit_offsets(doc: TsvDocument) -> tuple[Sequence[int], Sequence[int]]:
@@ -634,7 +966,8 @@ def layout(paths: Sequence[str], name: str, loaded: Loaded) -> list[Entry]:
     """Which document and annotator each TSV file holds (see the module docstring)."""
     export = [p for p in paths if _export_parts(p) is not None]
     if export:
-        skipped = [p for p in paths if p not in export]
+        chosen = set(export)
+        skipped = [p for p in paths if p not in chosen]
         if skipped:
             loaded.warn(f"{len(skipped)} TSV files outside annotation/ and curation/ ignored "
                         f"(e.g. {skipped[0]})", kind="ignored")
@@ -675,18 +1008,25 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     """Read one TSV file, a folder of them, or an INCEpTION project export."""
     loaded = Loaded(FORMAT, name)
     single = len(files) == 1
-    docs: dict[str, TsvDocument] = {}
-    for path, file, content in tsv_members(files, name, loaded):
-        if not content.startswith("#FORMAT=WebAnno TSV"):
-            if single:
-                parse(file, content)  # raises the header error
-            if looks_like_tsv2(content[:4096]):
-                loaded.warn(f"{path}: WebAnno TSV 2; ignored (read TSV 2 files with the format "
-                            "webanno-tsv2)", kind="ignored")
-            else:
-                loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored", kind="ignored")
-            continue
-        docs[path] = parse(file, content)
+    paths: list[str] = []
+
+    def tsv3() -> Iterator[tuple[str, str]]:
+        for path, file, content in tsv_members(files, name, loaded):
+            if not content.startswith("#FORMAT=WebAnno TSV"):
+                if single:
+                    parse(file, content)  # raises the header error
+                if looks_like_tsv2(content[:4096]):
+                    loaded.warn(f"{path}: WebAnno TSV 2; ignored (read TSV 2 files with the "
+                                "format webanno-tsv2)", kind="ignored")
+                else:
+                    loaded.warn(f"{path}: no '#FORMAT=WebAnno TSV 3' header; ignored",
+                                kind="ignored")
+                continue
+            paths.append(path)
+            yield file, content
+
+    parsed = parse_many(tsv3())
+    docs: dict[str, TsvDocument] = dict(zip(paths, parsed, strict=True))
     if not docs:
         check_binary_cas_export(files, name)
         raise FormatError(name, "expected WebAnno TSV 3 files (#FORMAT=WebAnno TSV 3.x), found "

@@ -77,6 +77,17 @@ def test_a_bad_crc_names_the_member_not_its_repr() -> None:
                        "Bad CRC-32 for file 'reference/en.tsv'")
 
 
+def test_a_bad_crc_names_a_member_with_a_control_character() -> None:
+    """A member whose name holds a control character (its repr a backslash escape) is named
+    as the others are, not a crash of the message's substitution (the command-line fuzz test
+    found it: 're.error: bad escape \\x')."""
+    data = bytearray(_zip({"reference/en\x01.tsv": TSV}))
+    data[data.find(b"101\tsome")] = ord("9")
+    message = _error(bytes(data))
+    assert message == ("reference_test_en.zip: cannot unpack 'reference/en\\x01.tsv': "
+                       "BadZipFile: Bad CRC-32 for file 'reference/en\\x01.tsv'")
+
+
 def test_the_members_a_mac_adds_are_skipped() -> None:
     """``__MACOSX/`` and ``._*`` (AppleDouble resource forks, not UTF-8) in a zip made by a
     Mac's Finder, as in the AAE 2.0 brat archive: the reader takes the folder without them."""
