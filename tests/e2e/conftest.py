@@ -98,12 +98,15 @@ def pytest_configure(config: pytest.Config) -> None:
         expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
-def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any]:
-    """A browser context and a page at ``viewport`` whose console errors are collected in
-    ``page.console_errors`` and whose script runs :func:`wait_idle` follows on the websocket
-    (``page.run_watch``, :class:`tests.servers.RunWatch`); actions wait up to
-    :data:`ACTION_TIMEOUT_MS` by default; close the context when done."""
-    context = browser.new_context(viewport=viewport)
+def new_page(browser: Any, viewport: dict[str, int] | None = None,
+             **options: Any) -> tuple[Any, Any]:
+    """A browser context and a page at ``viewport`` (Playwright's 1280×720 when None) whose
+    console errors are collected in ``page.console_errors`` and whose script runs
+    :func:`wait_idle` follows on the websocket (``page.run_watch``,
+    :class:`tests.servers.RunWatch`); actions wait up to :data:`ACTION_TIMEOUT_MS` by default;
+    ``options`` go to ``browser.new_context`` (``color_scheme``, ``forced_colors``,
+    ``offline``, ``accept_downloads``); close the context when done."""
+    context = browser.new_context(**({"viewport": viewport} if viewport else {}), **options)
     context.set_default_timeout(ACTION_TIMEOUT_MS)
     pg = context.new_page()
     RunWatch.attach(pg)
@@ -112,6 +115,20 @@ def new_page(browser: Any, viewport: dict[str, int]) -> tuple[Any, Any]:
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
     pg.console_errors = errors
     return context, pg
+
+
+@contextlib.contextmanager
+def session(browser: Any, viewport: dict[str, int] | None = None,
+            **options: Any) -> Iterator[Any]:
+    """A page of a browser context of its own, made by :func:`new_page`: a new Streamlit
+    session (no cookies, nothing of the test's other pages), what a second person or a fresh
+    tab sees, or a browser with a colour scheme, forced colours or a viewport of its own. The
+    context is closed on leaving, also when the test failed."""
+    context, pg = new_page(browser, viewport, **options)
+    try:
+        yield pg
+    finally:
+        context.close()
 
 
 VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
@@ -228,10 +245,11 @@ computes on a cold cache (the sample scored, the charts built), which took over 
 2-core machine under load."""
 
 
-def open_page(page: Any, app_url: str, path: str) -> None:
-    """Go to ``app_url/path`` and wait until the script has run (on the Documents page, until
-    the highlights are the component's: :func:`tests.servers.wait_handed_over`)."""
-    page.goto(f"{app_url}/{path.lstrip('/')}")
+def open_page(page: Any, app_url: str, path: str = "") -> None:
+    """Go to ``app_url/path`` (``app_url`` itself when ``path`` is empty: a link copied whole)
+    and wait until the script has run (on the Documents page, until the highlights are the
+    component's: :func:`tests.servers.wait_handed_over`)."""
+    page.goto(f"{app_url}/{path.lstrip('/')}" if path else app_url)
     wait_idle(page, OPEN_TIMEOUT_MS)
     wait_handed_over(page)
 
@@ -242,8 +260,9 @@ def st_ui() -> types.SimpleNamespace:
     ``st_ui.wait_idle(page)``, ``st_ui.shot(page, name)``, ``st_ui.app_errors(page)``,
     ``st_ui.choose(page, label, option)``, ``st_ui.value(page, label)``,
     ``st_ui.selectbox(page, label)``, ``st_ui.open_page(page, app_url, path)``,
-    ``st_ui.download(page, button)``, ``st_ui.click(page, target, until)``."""
+    ``st_ui.download(page, button)``, ``st_ui.click(page, target, until)``,
+    ``with st_ui.session(browser, viewport, **options) as page:``."""
     return types.SimpleNamespace(app_errors=app_errors, shot=shot, wait_idle=wait_idle,
                                  selectbox=selectbox, value=value, choose=choose,
                                  open_page=open_page, download=download, click=click,
-                                 SHOTS=SHOTS)
+                                 session=session, SHOTS=SHOTS)

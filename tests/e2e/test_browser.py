@@ -21,8 +21,7 @@ PAGES = [("Overview", "SpanScope"), ("Data", "Data"), ("Scores", "Scores"),
 def test_every_page_opens_without_console_errors(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
-    page.goto(app_url)
-    st_ui.wait_idle(page)
+    st_ui.open_page(page, app_url)
     for title, heading in PAGES:
         st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text(title, exact=True),
                     page.get_by_role("heading", name=heading))
@@ -39,9 +38,8 @@ def test_every_page_opens_without_console_errors(
 def test_pick_a_document_and_a_span_then_see_its_pairs(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
-    page.goto(f"{app_url}/documents")
+    st_ui.open_page(page, app_url, "documents")
     page.locator("#left-doc").wait_for(timeout=30_000)
-    st_ui.wait_idle(page)
     st_ui.choose(page, "Document", "3")
     assert "doc=3" in page.url
     st_ui.choose(page, "Select a span", "G1 [", exact=False)
@@ -61,9 +59,8 @@ def test_pick_a_document_and_a_span_then_see_its_pairs(
 def test_deep_link_restores_the_view(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
-    page.goto(f"{app_url}/documents?doc=4&b=system_b&metric=mafalda&level=1")
+    st_ui.open_page(page, app_url, "documents?doc=4&b=system_b&metric=mafalda&level=1")
     page.locator("#right-doc").wait_for(timeout=30_000)
-    st_ui.wait_idle(page)
     assert st_ui.value(page, "Right (compared)") == "system_b"
     assert st_ui.value(page, "Document (") == "4"
     # the propaganda labels have no levels: no level control, the link's level is not used
@@ -80,8 +77,7 @@ def test_uploaded_markup_is_shown_as_text_and_runs_nothing(
 ) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(f"{app_url}/data")
-    st_ui.wait_idle(page)
+    st_ui.open_page(page, app_url, "data")
     data = Path(__file__).resolve().parents[1] / "app" / "data"
     page.locator("input[type=file]").set_input_files([str(data / "gold.json"),
                                                       str(data / "system_a.json")])

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
+TALL = {"width": 1500, "height": 1900}
 
 
 def _metric(page: Any, label: str) -> str:
@@ -35,8 +37,29 @@ def _download_decisions(page: Any, path: Path, st_ui: Any) -> str:
 
 def test_accept_drop_download_and_resume_in_a_fresh_session(
         browser: Any, app_url: str, st_ui: Any, tmp_path: Path, fresh_curation: None) -> None:
-    first = browser.new_context(viewport={"width": 1500, "height": 1900}, accept_downloads=True)
-    page = first.new_page()
+    with st_ui.session(browser, TALL, accept_downloads=True) as page:
+        curated, saved, total = _decide_two_and_download(page, app_url, st_ui, tmp_path)
+    # a fresh session: the decisions come from the store
+    with st_ui.session(browser, TALL, accept_downloads=True) as page2:
+        _open(page2, app_url, st_ui)
+        assert _metric(page2, "Decided") == f"2 / {total}"  # from the store, without a file
+        page2.get_by_text("Resume: upload a decisions file").click()
+        page2.locator('input[type="file"]').set_input_files(str(tmp_path / "decisions.csv"))
+        page2.get_by_text("Restored 2 decision(s)").wait_for(timeout=30_000)
+        st_ui.wait_idle(page2)
+        assert _metric(page2, "Decided") == f"2 / {total}"
+        assert _metric(page2, "Curated spans") == curated
+        again = _download_decisions(page2, tmp_path / "again.csv", st_ui)
+        assert again == saved  # the same curated set, decision by decision
+        st_ui.shot(page2, "curation_resumed")
+        assert st_ui.app_errors(page2) == []
+
+
+def _decide_two_and_download(page: Any, app_url: str, st_ui: Any,
+                             tmp_path: Path) -> tuple[str, str, int]:
+    """Accept the first disputed span's proposal with a click, drop the second with ``x``,
+    and download the decisions to ``tmp_path/decisions.csv``: the curated spans' tile, the
+    file's text and the number of disputed spans."""
     _open(page, app_url, st_ui)
     decided = _metric(page, "Decided")
     total = int(decided.split("/")[1])
@@ -61,27 +84,7 @@ def test_accept_drop_download_and_resume_in_a_fresh_session(
     assert [(r["id"], r["action"]) for r in rows] == [(first_id, "accept"), (second_id, "drop")]
     assert rows[0]["decision"] == rows[0]["proposed_decision"] == proposed.split()[-1]
     assert rows[1]["decision"] == "drop"
-    first.close()
-
-    fresh = browser.new_context(viewport={"width": 1500, "height": 1900}, accept_downloads=True)
-    page2 = fresh.new_page()
-    errors: list[str] = []
-    page2.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page2.on("pageerror", lambda exc: errors.append(str(exc)))
-    page2.console_errors = errors  # what st_ui.app_errors reads
-    _open(page2, app_url, st_ui)
-    assert _metric(page2, "Decided") == f"2 / {total}"  # from the store, without a file
-    page2.get_by_text("Resume: upload a decisions file").click()
-    page2.locator('input[type="file"]').set_input_files(str(tmp_path / "decisions.csv"))
-    page2.get_by_text("Restored 2 decision(s)").wait_for(timeout=30_000)
-    st_ui.wait_idle(page2)
-    assert _metric(page2, "Decided") == f"2 / {total}"
-    assert _metric(page2, "Curated spans") == curated
-    again = _download_decisions(page2, tmp_path / "again.csv", st_ui)
-    assert again == saved  # the same curated set, decision by decision
-    st_ui.shot(page2, "curation_resumed")
-    assert st_ui.app_errors(page2) == []
-    fresh.close()
+    return curated, saved, total
 
 
 def test_a_selected_table_row_becomes_the_span_shown(page: Any, app_url: str, st_ui: Any,
@@ -113,17 +116,15 @@ def test_the_edit_buttons_show_their_whole_label_on_a_laptops_screen(
         browser: Any, app_url: str, st_ui: Any) -> None:
     # five equal columns cut "Relabel" and "Set bounds" to "Rela…" and "Set bo…" at 1,000 to
     # 1,300 px; the row now wraps by group, each button as wide as its label and key
-    context = browser.new_context(viewport={"width": 1000, "height": 1200})
-    page = context.new_page()
-    _open(page, app_url, st_ui)
-    for name in ("Relabel", "Set bounds"):
-        button = page.get_by_role("button", name=re.compile(name)).first
-        button.scroll_into_view_if_needed()
-        cut = button.evaluate("b => [b, ...b.querySelectorAll('*')].some("
-                              "e => e.scrollWidth > e.clientWidth + 1)")
-        assert not cut, f"the {name!r} button's label is cut"
-    st_ui.shot(page, "curation_edit_row_1000px")
-    context.close()
+    with st_ui.session(browser, {"width": 1000, "height": 1200}) as page:
+        _open(page, app_url, st_ui)
+        for name in ("Relabel", "Set bounds"):
+            button = page.get_by_role("button", name=re.compile(name)).first
+            button.scroll_into_view_if_needed()
+            cut = button.evaluate("b => [b, ...b.querySelectorAll('*')].some("
+                                  "e => e.scrollWidth > e.clientWidth + 1)")
+            assert not cut, f"the {name!r} button's label is cut"
+        st_ui.shot(page, "curation_edit_row_1000px")
 
 
 CUT = ("e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)")
@@ -134,20 +135,18 @@ def test_recompute_and_the_progress_tiles_show_their_whole_label_on_a_half_scree
         browser: Any, app_url: str, st_ui: Any, width: int) -> None:
     # a fifth of the width cut "↻ Recompute" to "↻ Reco…" at 800 px, and four equal columns
     # cut "0 / 2,345" to "0 / 2,…"
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    _open(page, app_url, st_ui)
-    button = page.get_by_role("button", name=re.compile("Recompute")).first
-    button.scroll_into_view_if_needed()
-    assert not button.evaluate(CUT), "the Recompute button's label is cut"
-    tiles = page.get_by_test_id("stMetric")
-    assert tiles.count() >= 4
-    for i in range(tiles.count()):
-        tile = tiles.nth(i)
-        tile.scroll_into_view_if_needed()
-        assert not tile.evaluate(CUT), f"the tile {tile.inner_text()!r} is cut"
-    st_ui.shot(page, f"curation_tiles_{width}px")
-    context.close()
+    with st_ui.session(browser, {"width": width, "height": 900}) as page:
+        _open(page, app_url, st_ui)
+        button = page.get_by_role("button", name=re.compile("Recompute")).first
+        button.scroll_into_view_if_needed()
+        assert not button.evaluate(CUT), "the Recompute button's label is cut"
+        tiles = page.get_by_test_id("stMetric")
+        assert tiles.count() >= 4
+        for i in range(tiles.count()):
+            tile = tiles.nth(i)
+            tile.scroll_into_view_if_needed()
+            assert not tile.evaluate(CUT), f"the tile {tile.inner_text()!r} is cut"
+        st_ui.shot(page, f"curation_tiles_{width}px")
 
 
 @pytest.mark.parametrize("width", [800, 1000, 1400])
@@ -155,28 +154,25 @@ def test_the_match_and_boundaries_pickers_show_their_whole_option_text(
         browser: Any, app_url: str, st_ui: Any, width: int) -> None:
     # "gamma: γ alignment (Mathet et al. 2015): at most one span per annotator ..." was cut to
     # "gamma: γ alignment (Mathet…" at 800 to 1,000 px, its options in the open list too
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    _open(page, app_url, st_ui)
-    for label in ("Match spans by", "Boundaries"):
-        box = st_ui.selectbox(page, label)
-        box.scroll_into_view_if_needed()
-        assert not box.evaluate(CUT), f"{label}: {st_ui.value(page, label)!r} is cut"
-    st_ui.shot(page, f"curation_pickers_{width}px")
-    st_ui.selectbox(page, "Match spans by").click()
-    options = page.get_by_role("option")
-    options.first.wait_for(timeout=10_000)
-    assert options.count() == 4
-    for i in range(options.count()):
-        option = options.nth(i)
-        assert not option.evaluate(CUT), f"the option {option.inner_text()!r} is cut"
-    st_ui.shot(page, f"curation_match_options_{width}px")
-    page.keyboard.press("Escape")
-    # the whole rule of each option is in the help
-    st_ui.selectbox(page, "Match spans by").get_by_test_id("stTooltipHoverTarget").hover()
-    tip = page.get_by_test_id("stTooltipContent")
-    tip.wait_for(timeout=10_000)
-    assert "Mathet et al. 2015" in tip.inner_text() and "voted on" in tip.inner_text()
-    page.wait_for_timeout(500)  # the tooltip fades in: the picture shows it drawn
-    st_ui.shot(page, f"curation_match_help_{width}px")
-    context.close()
+    with st_ui.session(browser, {"width": width, "height": 900}) as page:
+        _open(page, app_url, st_ui)
+        for label in ("Match spans by", "Boundaries"):
+            box = st_ui.selectbox(page, label)
+            box.scroll_into_view_if_needed()
+            assert not box.evaluate(CUT), f"{label}: {st_ui.value(page, label)!r} is cut"
+        st_ui.shot(page, f"curation_pickers_{width}px")
+        st_ui.selectbox(page, "Match spans by").click()
+        options = page.get_by_role("option")
+        expect(options).to_have_count(4)  # the list drawn whole, not its first option alone
+        for i in range(options.count()):
+            option = options.nth(i)
+            assert not option.evaluate(CUT), f"the option {option.inner_text()!r} is cut"
+        st_ui.shot(page, f"curation_match_options_{width}px")
+        page.keyboard.press("Escape")
+        # the whole rule of each option is in the help
+        st_ui.selectbox(page, "Match spans by").get_by_test_id("stTooltipHoverTarget").hover()
+        tip = page.get_by_test_id("stTooltipContent")
+        tip.wait_for(timeout=10_000)
+        assert "Mathet et al. 2015" in tip.inner_text() and "voted on" in tip.inner_text()
+        page.wait_for_timeout(500)  # the tooltip fades in: the picture shows it drawn
+        st_ui.shot(page, f"curation_match_help_{width}px")

@@ -11,6 +11,7 @@ was shown."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -48,10 +49,8 @@ def _url_names(page: Any, st_ui: SimpleNamespace, doc: str, position: int) -> No
 
 def _link_opens(browser_page: Any, st_ui: SimpleNamespace, url: str, doc: str) -> None:
     """A copy of ``url`` opened in a fresh session shows ``doc``."""
-    browser_page.goto(url)
-    st_ui.wait_idle(browser_page)
+    st_ui.open_page(browser_page, url)
     browser_page.locator(".ss-switch .ss-head, #left-doc").first.wait_for(timeout=30_000)
-    st_ui.wait_idle(browser_page)
     assert st_ui.value(browser_page, "Document") == doc
 
 
@@ -67,11 +66,10 @@ def _next(page: Any) -> None:
 
 
 @pytest.fixture
-def other(browser: Any) -> Any:
+def other(browser: Any, st_ui: SimpleNamespace) -> Iterator[Any]:
     """A second, fresh browser context: the person the link is sent to."""
-    context = browser.new_context(viewport={"width": 1500, "height": 1900})
-    yield context.new_page()
-    context.close()
+    with st_ui.session(browser, {"width": 1500, "height": 1900}) as page:
+        yield page
 
 
 def test_next_after_a_change_of_metric_moves_the_url(

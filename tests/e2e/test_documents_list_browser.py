@@ -20,9 +20,8 @@ def _nav(page: Any, st_ui: SimpleNamespace, title: str, until: Any) -> None:
 def test_the_list_opens_on_a_click_and_stays_open_on_a_return(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
-    page.goto(f"{app_url}/documents")
+    st_ui.open_page(page, app_url, "documents")
     page.locator("#left-doc .ss-seg").first.wait_for(timeout=30_000)
-    st_ui.wait_idle(page)
     table = page.locator(".st-key-doc_table [data-testid='stDataFrame']")
     assert table.count() == 0  # closed: not drawn
     header = page.get_by_test_id("stExpander").filter(has_text="Documents in this order")
@@ -38,9 +37,8 @@ def test_the_list_opens_on_a_click_and_stays_open_on_a_return(
 def test_the_data_pages_spans_per_label_open_on_a_click(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
-    page.goto(f"{app_url}/data")
+    st_ui.open_page(page, app_url, "data")
     page.locator(".st-key-sets_table table").first.wait_for(timeout=30_000)
-    st_ui.wait_idle(page)
     header = page.get_by_test_id("stExpander").filter(has_text="Spans per label and set")
     labels = header.get_by_test_id("stDataFrame")
     assert labels.count() == 0

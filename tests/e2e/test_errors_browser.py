@@ -143,9 +143,7 @@ def test_the_slice_charts_whiskers_follow_the_browser_theme(
     the server knows: a browser that turned dark after the chart was drawn (no rerun follows)
     kept them near-black on the dark background; :data:`ui.theme.CHART_INK_CSS` draws them in
     the ink of the theme shown."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light")
-    page = context.new_page()
-    try:
+    with st_ui.session(browser, {"width": 1440, "height": 900}, color_scheme="light") as page:
         st_ui.open_page(page, app_url,
                         f"errors?sample=propaganda&{K_ERR_TAB}={quote_plus(TABS[4])}")
         chart = ".st-key-err_slice_chart .js-plotly-plot"
@@ -160,5 +158,3 @@ def test_the_slice_charts_whiskers_follow_the_browser_theme(
         assert dark and set(dark) == {"rgb(237, 235, 232)"}, dark  # DARK_INK
         page.locator(chart).scroll_into_view_if_needed()
         st_ui.shot(page, "errors_slices_dark_after_switch")
-    finally:
-        context.close()

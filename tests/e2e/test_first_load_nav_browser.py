@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -33,21 +34,17 @@ new MutationObserver(() => {
 """
 
 
-def test_the_first_load_never_shows_the_raw_page_names(browser: Any, tmp_path: Path) -> None:
+def test_the_first_load_never_shows_the_raw_page_names(browser: Any, tmp_path: Path,
+                                                      st_ui: SimpleNamespace) -> None:
     env = dict(os.environ, HOME=str(tmp_path), SPANSCOPE_STORE=str(tmp_path / "s.sqlite"))
     with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
-                 env=env, timeout=60) as server:
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        try:
-            page = context.new_page()
-            page.add_init_script(RECORD)
-            page.goto(server.url + "/learn")
-            sidebar = page.get_by_test_id("stSidebar")
-            sidebar.get_by_text("Metric differences", exact=True).wait_for(timeout=60_000)
-            page.wait_for_timeout(1000)
-            seen: list[str] = page.evaluate("window.__sidebar")
-        finally:
-            context.close()
+                 env=env, timeout=60) as server, \
+            st_ui.session(browser, {"width": 1280, "height": 900}) as page:
+        page.add_init_script(RECORD)
+        st_ui.open_page(page, server.url, "learn")  # until the first run has ended
+        page.get_by_test_id("stSidebar").get_by_text("Metric differences",
+                                                     exact=True).wait_for()
+        seen: list[str] = page.evaluate("window.__sidebar")
     assert seen
     for text in seen:
         lines = {line.strip() for line in text.splitlines()}

@@ -9,6 +9,7 @@ colours on, and once with the opt-out removed, which proves that the emulation d
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -38,10 +39,8 @@ def _page(compact: bool) -> str:
     return f"<!doctype html><html><head>{style}</head><body>{lanes}{legend}</body></html>"
 
 
-def _seen(browser: Any, html: str) -> dict[str, str]:
-    context = browser.new_context(forced_colors="active", color_scheme="dark")
-    try:
-        page = context.new_page()
+def _seen(st_ui: SimpleNamespace, browser: Any, html: str) -> dict[str, str]:
+    with st_ui.session(browser, forced_colors="active", color_scheme="dark") as page:
         page.set_content(html)
         assert page.evaluate("matchMedia('(forced-colors: active)').matches")
         return dict(page.evaluate("""() => {
@@ -54,17 +53,15 @@ def _seen(browser: Any, html: str) -> dict[str, str]:
             return {tag: css(tag, 'backgroundColor'), stripes: css(seg, 'backgroundImage'),
                     swatches: swatches.join(' ')};
         }"""))
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("compact", [False, True], ids=["inline", "compact"])
-def test_marks_keep_their_label_colours_under_forced_colours(browser: Any,
-                                                             compact: bool) -> None:
-    seen = _seen(browser, _page(compact))
+def test_marks_keep_their_label_colours_under_forced_colours(
+        browser: Any, st_ui: SimpleNamespace, compact: bool) -> None:
+    seen = _seen(st_ui, browser, _page(compact))
     assert seen["tag"] == f"rgb({LOADED})"
     assert "linear-gradient" in seen["stripes"] and LOADED in seen["stripes"]
     assert LOADED in seen["swatches"]  # the legend's swatch of Loaded (::before if compact)
     # the control: the same markup without the opt-out loses the tag's colour
     forced = _page(compact).replace("forced-color-adjust:none", "forced-color-adjust:auto")
-    assert _seen(browser, forced)["tag"] != f"rgb({LOADED})"
+    assert _seen(st_ui, browser, forced)["tag"] != f"rgb({LOADED})"

@@ -123,8 +123,7 @@ def test_markup_in_uploaded_files_stays_text_on_every_page(
     host, hits = listener
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.goto(f"{app_url}/data")
-    st_ui.wait_idle(page)
+    st_ui.open_page(page, app_url, "data")
     page.locator("input[type=file]").set_input_files(_files(host))
     page.get_by_text("the uploaded files").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page, timeout=60_000)

@@ -294,9 +294,7 @@ def test_the_heatmap_names_follow_the_browser_theme_whatever_the_spec_says(
     settings menu; no rerun follows) kept the column names near-black on the dark background,
     as a first frame drawn before the server knows the theme would. The theme's own style
     (:data:`ui.theme.CHART_INK_CSS`) draws the ink in the theme shown."""
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme="light")
-    page = context.new_page()
-    try:
+    with st_ui.session(browser, {"width": 1440, "height": 900}, color_scheme="light") as page:
         st_ui.open_page(page, app_url, "labels")
         texts = ".st-key-lab_chart .vega-embed svg text"
         page.locator(texts).first.wait_for(timeout=60_000)
@@ -315,5 +313,3 @@ def test_the_heatmap_names_follow_the_browser_theme_whatever_the_spec_says(
         assert kept == ["rgb(213, 94, 0)"], kept
         page.locator(".st-key-lab_chart").scroll_into_view_if_needed()
         _shot(page, st_ui, "labels_dark_after_switch")
-    finally:
-        context.close()

@@ -175,18 +175,16 @@ def test_the_class_buttons_and_the_scenario_show_their_whole_label_at_800_px(
         browser: Any, app_url: str, st_ui: SimpleNamespace) -> None:
     # three columns cut the class buttons to "👩‍🏫 Sta…" and "🙋 J…", and a third of the width
     # cut the scenario's title to "MAFALDA Examp", on a laptop's half screen
-    context = browser.new_context(viewport={"width": 800, "height": 900})
-    page = context.new_page()
-    _open(page, st_ui, app_url, "mafalda-example9")
-    for name in ("Start a class", "Join a class"):
-        button = page.get_by_role("button", name=re.compile(name)).first
-        button.scroll_into_view_if_needed()
-        assert not button.evaluate(CUT), f"the {name!r} button's label is cut"
-    picker = st_ui.selectbox(page, "Scenario").locator("input")
-    assert picker.input_value() == scenarios.get("mafalda-example9").title
-    assert not picker.evaluate(CUT), "the scenario's title is cut in its picker"
-    st_ui.shot(page, "learn_800px")
-    context.close()
+    with st_ui.session(browser, {"width": 800, "height": 900}) as page:
+        _open(page, st_ui, app_url, "mafalda-example9")
+        for name in ("Start a class", "Join a class"):
+            button = page.get_by_role("button", name=re.compile(name)).first
+            button.scroll_into_view_if_needed()
+            assert not button.evaluate(CUT), f"the {name!r} button's label is cut"
+        picker = st_ui.selectbox(page, "Scenario").locator("input")
+        assert picker.input_value() == scenarios.get("mafalda-example9").title
+        assert not picker.evaluate(CUT), "the scenario's title is cut in its picker"
+        st_ui.shot(page, "learn_800px")
 
 
 def test_the_radios_are_named_for_a_screen_reader(

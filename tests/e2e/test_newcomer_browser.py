@@ -88,9 +88,7 @@ def test_step_through_documents_with_buttons_keys_and_the_table(
 
 def test_the_app_follows_a_dark_browser(app_url: str, browser: Any, st_ui: SimpleNamespace
                                         ) -> None:
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme="dark")
-    page = context.new_page()
-    try:
+    with st_ui.session(browser, VIEWPORTS["desktop"], color_scheme="dark") as page:
         st_ui.open_page(page, app_url, "documents?b=system_b&doc=2")
         page.locator("#merged").wait_for(timeout=30_000)
         bg = page.eval_on_selector('[data-testid="stApp"]',
@@ -102,8 +100,6 @@ def test_the_app_follows_a_dark_browser(app_url: str, browser: Any, st_ui: Simpl
         assert colour == "rgb(34, 34, 34)"
         page.locator("#merged").scroll_into_view_if_needed()
         st_ui.shot(page, "newcomer_dark_documents")
-    finally:
-        context.close()
 
 
 def test_a_waterfall_opened_first_in_a_dark_browser_draws_light_text(
@@ -113,9 +109,7 @@ def test_a_waterfall_opened_first_in_a_dark_browser_draws_light_text(
     theme, so Metric differences opened first in a dark browser drew its step names, values and
     title near-black on the dark background; the theme's own style
     (:data:`ui.theme.CHART_INK_CSS`) draws them in the dark theme's ink from the first run."""
-    context = browser.new_context(viewport=VIEWPORTS["desktop"], color_scheme="dark")
-    page = context.new_page()
-    try:
+    with st_ui.session(browser, VIEWPORTS["desktop"], color_scheme="dark") as page:
         st_ui.open_page(page, app_url, "differences")
         page.locator(".st-key-diff_waterfall .vega-embed svg text").first.wait_for(
             timeout=60_000)
@@ -130,5 +124,3 @@ def test_a_waterfall_opened_first_in_a_dark_browser_draws_light_text(
             "e => { e.setAttribute('fill', '#2f2d2b'); return getComputedStyle(e).fill; }")
         assert forced == "rgb(237, 235, 232)"
         st_ui.shot(page, "newcomer_dark_waterfall")
-    finally:
-        context.close()

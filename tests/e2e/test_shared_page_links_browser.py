@@ -20,7 +20,7 @@ def _sidebar_link(page: Any, title: str) -> Any:
 
 
 def test_a_sidebar_link_opened_as_a_shared_link_shows_the_same_sample(
-        app_url: str, page: Any, st_ui: SimpleNamespace) -> None:
+        app_url: str, page: Any, browser: Any, st_ui: SimpleNamespace) -> None:
     st_ui.open_page(page, app_url, "scores?sample=mafalda")
     assert st_ui.value(page, "Sample corpus") == "mafalda"
     href = _sidebar_link(page, "Errors").get_attribute("href")
@@ -34,14 +34,10 @@ def test_a_sidebar_link_opened_as_a_shared_link_shows_the_same_sample(
     href = _sidebar_link(page, "Errors").get_attribute("href")
     assert href is not None and "sample=mafalda" in href
     # opened as someone else would open it: a new tab, a fresh session
-    context = page.context.browser.new_context(viewport={"width": 1500, "height": 1900})
-    try:
-        other = context.new_page()
+    with st_ui.session(browser, {"width": 1500, "height": 1900}) as other:
         st_ui.open_page(other, app_url, href)
         assert st_ui.value(other, "Sample corpus") == "mafalda"
         other.get_by_role("heading", name="Errors").first.wait_for(timeout=60_000)
-    finally:
-        context.close()
     assert st_ui.app_errors(page) == []
 
 

@@ -50,9 +50,7 @@ def _tab_to_a_page_link(page: Any) -> Any:
 def test_a_page_link_reached_with_tab_shows_a_clear_focus_ring(
     app_url: str, browser: Any, st_ui: SimpleNamespace, scheme: str
 ) -> None:
-    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme=scheme)
-    try:
-        page = context.new_page()
+    with st_ui.session(browser, {"width": 1440, "height": 900}, color_scheme=scheme) as page:
         st_ui.open_page(page, app_url, "scores")
         page.get_by_test_id("stSidebar").get_by_test_id("stPageLink-NavLink").first.wait_for(
             timeout=60_000)
@@ -69,5 +67,3 @@ def test_a_page_link_reached_with_tab_shows_a_clear_focus_ring(
         box = link.bounding_box()
         page.screenshot(path=str(st_ui.SHOTS / f"sidebar_focus_{scheme}.png"), clip={
             "x": 0, "y": max(0, box["y"] - 60), "width": 320, "height": box["height"] + 120})
-    finally:
-        context.close()
