@@ -524,28 +524,9 @@ def _bodies_columns(items: Sequence[tuple[TsvDocument, int, int, int]]) -> set[i
         return set()
     text_file = file_of[text_line]
     if "\\" in big:
-        old = [it[0].version in ("3.0", "3.1") for it in items]
-        texts = [_unescape_old(t) if old[f] else unescape_text(t)
-                 for t, f in zip(texts, text_file.tolist(), strict=True)]
-    if "".join(texts).isascii():
-        widths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1
-    else:
-        widths = np.fromiter(map(_len16, texts), dtype=np.int64, count=len(texts)) + 1
-    sentences = len(block_line)
-    if sentences and units:
-        text_first = np.minimum(np.concatenate(([0], np.cumsum(per_block)[:-1])),
-                                max(len(texts) - 1, 0))
-        length = np.add.reduceat(widths, text_first) if len(texts) else np.zeros(sentences,
-                                                                                 np.int64)
-        head = np.minimum(np.searchsorted(token_line, block_line), units - 1)
-        at = begin[head]
-        opening = np.concatenate(([True], block_file[1:] != block_file[:-1]))
-        gap = at - np.where(opening, 0, np.concatenate(([0], (at + length)[:-1])))
-        last = np.maximum.reduceat(end, head)
-        bad = (gap < -1) | (gap > MAX_GAP) | (last > at + length - 1)
-        refused[block_file[bad]] = True
-    else:
-        gap = np.zeros(sentences, dtype=np.int64)
+        texts = _unescaped_texts(texts, text_file, items)
+    gap = _sentence_gaps(texts, per_block, token_line, block_line, block_file, begin, end,
+                         refused)
     # Each file read: its text and its units' arrays.
     done: set[int] = set()
     line_no = token_line - file_first[unit_file]
@@ -582,6 +563,44 @@ def _bodies_columns(items: Sequence[tuple[TsvDocument, int, int, int]]) -> set[i
                   np.flatnonzero(~refused[unit_file]), codes, tabs, first_tab, t_stops,
                   begin, end)
     return done
+
+
+def _unescaped_texts(texts: Sequence[str], text_file: np.ndarray,
+                     items: Sequence[tuple[TsvDocument, int, int, int]]) -> list[str]:
+    """The sentences' ``#Text=`` lines unescaped, each by its file's version's rules
+    (:func:`_unescape_old` for 3.0 and 3.1)."""
+    old = [it[0].version in ("3.0", "3.1") for it in items]
+    return [_unescape_old(t) if old[f] else unescape_text(t)
+            for t, f in zip(texts, text_file.tolist(), strict=True)]
+
+
+def _sentence_gaps(texts: Sequence[str], per_block: np.ndarray, token_line: np.ndarray,
+                   block_line: np.ndarray, block_file: np.ndarray, begin: np.ndarray,
+                   end: np.ndarray, refused: np.ndarray) -> np.ndarray:
+    """:func:`_bodies_columns`' sentence checks: each sentence's text placed where its first
+    token begins (:func:`_pad_to`'s rule), no unit past the end of its sentence's text; a file
+    that breaks one is marked in ``refused``. Returns each sentence's gap to the text before
+    it (negative: a newline taken back; positive: spaces to pad)."""
+    if "".join(texts).isascii():
+        widths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1
+    else:
+        widths = np.fromiter(map(_len16, texts), dtype=np.int64, count=len(texts)) + 1
+    sentences, units = len(block_line), len(token_line)
+    if sentences and units:
+        text_first = np.minimum(np.concatenate(([0], np.cumsum(per_block)[:-1])),
+                                max(len(texts) - 1, 0))
+        length = np.add.reduceat(widths, text_first) if len(texts) else np.zeros(sentences,
+                                                                                 np.int64)
+        head = np.minimum(np.searchsorted(token_line, block_line), units - 1)
+        at = begin[head]
+        opening = np.concatenate(([True], block_file[1:] != block_file[:-1]))
+        gap = at - np.where(opening, 0, np.concatenate(([0], (at + length)[:-1])))
+        last = np.maximum.reduceat(end, head)
+        bad = (gap < -1) | (gap > MAX_GAP) | (last > at + length - 1)
+        refused[block_file[bad]] = True
+    else:
+        gap = np.zeros(sentences, dtype=np.int64)
+    return gap
 
 
 def _tokens_match(docs: Sequence[TsvDocument], units: np.ndarray, codes: np.ndarray,
@@ -763,18 +782,16 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
     """
     warnings: list[tuple[str, int]] = [(KindedText(m, "skipped"), line)
                                        for m, line in doc.warnings]  # comment blocks
-    n = len(doc.unit_line)
     begins, ends = _unit_offsets(doc)
     index, id_index = (None, None) if choice is None else _column_index(doc, choice)
     fname = "" if choice is None else _field_name(choice)
-    text, content = doc.text, doc.content
-    unit_at, unit_stop, unit_line = doc.unit_at, doc.unit_stop, doc.unit_line
+    text = doc.text
     # The token column against the text, and the units the chosen column marks: (unit, its
     # cell, the cell with its ids); from one scan of the file when it can be read so.
     matched = by_columns and doc.tokens_match and id_index is None  # known while parsing
     read = (_unit_cells(doc, index, tokens=not matched) if id_index is None and by_columns
             else None)
-    marked: list[tuple[int, str, str]] = []
+    marked: list[tuple[int, str, str]]
     if read is not None and (matched or read[0] == tuple(map(text.__getitem__,
                                                               map(slice, begins, ends)))):
         raws = read[1]
@@ -782,28 +799,52 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
             range(len(raws)), map(operator.not_, map(_UNMARKED.__contains__, raws)))]
         doc.spans_read_by = "columns"
     else:
-        for k in range(n):
-            cells = content[unit_at[k]:unit_stop[k]].split("\t")  # doc.cells(k), inlined
-            b, e, line = begins[k], ends[k], unit_line[k]
-            token = text[b:e]
-            given = unescape_value(cells[2])
-            if token != given:
-                warnings.append((f"the token column {given!r} differs from the text at "
-                                 f"{doc.unit_begin[k]}-{doc.unit_end[k]}, {token!r}; the offsets "
-                                 "are used", line))
-            if index is None:
-                continue  # no layer chosen, or this file's header lacks it: nothing annotated
-            raw = cells[3 + index] if 3 + index < len(cells) else "_"
-            if raw == "_" or raw == "":
-                continue
-            # A slot host without a label column is read from its slot target column, whose
-            # [N] suffixes name the targets; the host's own id ends its slot role cell.
-            marked.append((k, raw, raw if id_index is None else
-                           cells[3 + id_index] if 3 + id_index < len(cells) else "_"))
+        marked = _marked_by_lines(doc, begins, ends, index, id_index, warnings)
         doc.spans_read_by = "lines"
     if choice is None or index is None:
         return [], warnings
-    # Annotation key -> [begin, end, label or None, first line, first unit]
+    found = _found(doc, choice, marked, begins, ends, fname, id_index)
+    return _annotations(doc, choice, labels, found, fname, warnings), warnings
+
+
+def _marked_by_lines(doc: TsvDocument, begins: Sequence[int], ends: Sequence[int],
+                     index: int | None, id_index: int | None,
+                     warnings: list[tuple[str, int]]) -> list[tuple[int, str, str]]:
+    """:func:`spans_of`'s line-by-line reading: every token line split into its cells, its
+    token cell checked against the text (a warning where they differ, added to
+    ``warnings``), and the units the chosen column ``index`` marks, as ``(unit, its cell, the
+    cell with its ids)``."""
+    text, content = doc.text, doc.content
+    unit_at, unit_stop, unit_line = doc.unit_at, doc.unit_stop, doc.unit_line
+    marked: list[tuple[int, str, str]] = []
+    for k in range(len(unit_line)):
+        cells = content[unit_at[k]:unit_stop[k]].split("\t")  # doc.cells(k), inlined
+        b, e, line = begins[k], ends[k], unit_line[k]
+        token = text[b:e]
+        given = unescape_value(cells[2])
+        if token != given:
+            warnings.append((f"the token column {given!r} differs from the text at "
+                             f"{doc.unit_begin[k]}-{doc.unit_end[k]}, {token!r}; the offsets "
+                             "are used", line))
+        if index is None:
+            continue  # no layer chosen, or this file's header lacks it: nothing annotated
+        raw = cells[3 + index] if 3 + index < len(cells) else "_"
+        if raw == "_" or raw == "":
+            continue
+        # A slot host without a label column is read from its slot target column, whose
+        # [N] suffixes name the targets; the host's own id ends its slot role cell.
+        marked.append((k, raw, raw if id_index is None else
+                       cells[3 + id_index] if 3 + id_index < len(cells) else "_"))
+    return marked
+
+
+def _found(doc: TsvDocument, choice: Choice, marked: Sequence[tuple[int, str, str]],
+           begins: Sequence[int], ends: Sequence[int], fname: str,
+           id_index: int | None) -> dict[object, list[Any]]:
+    """The annotations of the ``marked`` units (``(unit, its cell, the cell with its ids)``):
+    annotation key -> ``[begin, end, label or None, first line, first unit]``; an id met again
+    extends its annotation."""
+    unit_line = doc.unit_line
     found: dict[object, list[Any]] = {}
     by_id: dict[str, object] = {}
     for k, raw, id_raw in marked:
@@ -832,7 +873,7 @@ def spans_of(doc: TsvDocument, choice: Choice | None, labels: Sequence[str] | No
             else:
                 label = unescape_value(value)
             found[key] = [b, e, label, line, k]
-    return _annotations(doc, choice, labels, found, fname, warnings), warnings
+    return found
 
 
 _UNMARKED = frozenset(("_", ""))
