@@ -10,6 +10,7 @@ the clock took and their order.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import subprocess
@@ -88,22 +89,29 @@ def bench_app() -> Any:
         sys.path.remove(str(ROOT / "bench"))
 
 
-@pytest.fixture()
-def page(tmp_path: Path, bench_app: Any, playwright_driver: Any) -> Iterator[Any]:
+@contextlib.contextmanager
+def watched_page(html: Path, bench_app: Any, playwright_driver: Any) -> Iterator[Any]:
+    """The page ``html`` in a headless chromium, with the bench's two watches installed before
+    it loads, as the bench installs them."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"no system chromium at {CHROMIUM}: apt-get install chromium")
-    (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
     browser = playwright_driver.chromium.launch(
         executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
     try:
         pg = browser.new_page()
-        # as the bench does: both watches before the page loads
         pg.add_init_script(bench_app._WS_WATCH)
         pg.add_init_script(bench_app._CLOCK_WATCH)
-        pg.goto((tmp_path / "page.html").as_uri())
+        pg.goto(html.as_uri())
         yield pg
     finally:
         browser.close()
+
+
+@pytest.fixture()
+def page(tmp_path: Path, bench_app: Any, playwright_driver: Any) -> Iterator[Any]:
+    (tmp_path / "page.html").write_text(PAGE, encoding="utf-8")
+    with watched_page(tmp_path / "page.html", bench_app, playwright_driver) as pg:
+        yield pg
 
 
 def test_the_clock_runs_from_a_click_to_the_frame_after_the_change(page: Any,
@@ -243,22 +251,14 @@ def test_the_clock_splits_a_step_at_its_first_message_and_the_servers_first_answ
     window.clicked = performance.now(); ws.send('run'); }});
 </script></body></html>"""
     (tmp_path / "ws.html").write_text(page_html, encoding="utf-8")
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"no system chromium at {CHROMIUM}: apt-get install chromium")
-    browser = playwright_driver.chromium.launch(
-        executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"])
     try:
-        pg = browser.new_page()
-        pg.add_init_script(bench_app._WS_WATCH)
-        pg.add_init_script(bench_app._CLOCK_WATCH)
-        pg.goto((tmp_path / "ws.html").as_uri())
-        pg.wait_for_function("window.open_ === true")
-        bench_app._arm(pg)
-        pg.click("#go")
-        clock = bench_app._clock(pg)
-        clicked = pg.evaluate("window.clicked")
+        with watched_page(tmp_path / "ws.html", bench_app, playwright_driver) as pg:
+            pg.wait_for_function("window.open_ === true")
+            bench_app._arm(pg)
+            pg.click("#go")
+            clock = bench_app._clock(pg)
+            clicked = pg.evaluate("window.clicked")
     finally:
-        browser.close()
         loop.call_soon_threadsafe(loop.stop)
     assert clock["inputs"] == ["click button"]
     sent, heard = clock["first_sent_after_s"], clock["first_message_after_s"]

@@ -35,7 +35,7 @@ from ui import levels, state
 from ui.escape import md
 from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
-from ui.results import coming_pair, pair_result, scored_pair, taxonomy_for
+from ui.results import coming_pair, derive_source, pair_result, scored_pair, taxonomy_for
 from ui.sampling import sample_rows
 from ui.state import Workspace
 from ui.theme import EITHER_GREY, theme_ink
@@ -168,7 +168,8 @@ def mafalda_ahead(ws: Workspace, c: Choice) -> dict[str, MafaldaResult] | None:
     out: dict[str, MafaldaResult] = {}
     for variant in dict.fromkeys(("paper", c.mvariant)):
         done = scored_pair(ws.key, c.ref, c.system, "mafalda", variant, c.level)
-        if done is None and _derivable(ws, c, variant):
+        if done is None and derive_source(ws.key, c.ref, c.system, "mafalda", variant,
+                                          c.level) is not None:
             # One variant computed, the other derived from it (scoring again only the texts
             # where they can differ): the same result the pair's scores would give it.
             done = pair_result(ws.key, ws, c.ref, c.system, "mafalda", variant, c.level)
@@ -176,17 +177,6 @@ def mafalda_ahead(ws: Workspace, c: Choice) -> dict[str, MafaldaResult] | None:
             return None
         out[variant] = done.raw
     return out
-
-
-def _derivable(ws: Workspace, c: Choice, variant: str) -> bool:
-    """Whether the pair's scores hold a MAFALDA result that ``variant``'s is derived from
-    (:meth:`core.metrics.registry.Metric.derived_from`; :func:`ui.results.derive_pair` derives
-    it). None is derived from ``repo-head``'s (docs/mafalda.md, "Variants from one score")."""
-    for source in registry.get("mafalda").derived_from(variant):
-        done = scored_pair(ws.key, c.ref, c.system, "mafalda", source, c.level)
-        if done is not None and done.raw is not None:
-            return True
-    return False
 
 
 def mafalda_coming(ws: Workspace, c: Choice) -> bool:

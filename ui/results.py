@@ -270,6 +270,18 @@ def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str 
     return tables(result)
 
 
+def derive_source(ws_key: str, set_a: str, set_b: str, metric: str, variant: str | None,
+                  level: int | None) -> PairScores | None:
+    """The pair's computed result (:func:`scored_pair`, not refused) under the first variant
+    the metric derives ``variant`` from (:meth:`~core.metrics.registry.Metric.derived_from`,
+    the cheaper first); None when there is none yet (:func:`derive_pair` derives from it)."""
+    for source_variant in registry.get(metric).derived_from(variant):
+        source = scored_pair(ws_key, set_a, set_b, metric, source_variant, level)
+        if source is not None and source.raw is not None:
+            return source
+    return None
+
+
 def derive_pair(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
                 variant: str | None, level: int | None) -> PairScores | None:
     """:func:`score_pair` of the whole corpus derived from :func:`pair_result` under a variant
@@ -280,11 +292,8 @@ def derive_pair(ws_key: str, ws: Workspace, set_a: str, set_b: str, metric: str,
     instead of all of them (docs/performance.md, issue 29, fourteenth pass), to repo-head the
     same 7,498 (from metrics-py: none; fifteenth pass)."""
     entry = registry.get(metric)
-    for source_variant in entry.derived_from(variant):
-        source = scored_pair(ws_key, set_a, set_b, metric, source_variant, level)
-        if source is not None and source.raw is not None:  # computed, not refused
-            break
-    else:  # none computed, or refused (scored: the same words)
+    source = derive_source(ws_key, set_a, set_b, metric, variant, level)
+    if source is None or source.raw is None:  # none computed, or refused (scored: same words)
         return None
     try:
         result = entry.derive_sets(source.raw, ws.sets[set_a], _as_system(ws.sets[set_b]),

@@ -20,15 +20,15 @@ import streamlit as st
 from core.metrics import registry
 from core.metrics.stats import FEW_DOCUMENTS
 from core.model import AnnotationSet, Corpus
-from core.model.errors import Diagnostic, format_ids, warning_kind
-from ui import above_one, charts, levels, paging, results, state
+from core.model.errors import format_ids, warning_kind
+from ui import above_one, charts, levels, results, state
 from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import code, md
 from ui.set_names import full_name_help
 from ui.small_table import NOWRAP_COLUMNS, page_table_html, small_table
 from ui.state import Workspace
-from ui.widgets import download_menu
+from ui.widgets import download_menu, page_of
 
 K_TABLE_PAGE = "table_page"  # page of the per-document table
 PER_DOC_ROWS = 20
@@ -528,7 +528,8 @@ def _per_document(ws: Workspace, s: Setup, d: Detail) -> None:
     # Ties broken by document id (numbers as numbers), so the first row is always the same.
     shown = results.sorted_per_doc(ws.key, ws, s.ref, d.system, d.metric, d.variant, d.level,
                                    order, ascending)
-    rows, where = _table_page(shown)
+    # Which rows go in the table's own caption (one element less on every visit)
+    rows, where, _ = page_of(shown, key=K_TABLE_PAGE, page_size=PER_DOC_ROWS)
     # One page of PER_DOC_ROWS rows as a plain HTML table, its rows and order in its caption,
     # where a data grid of 50 rows cost the browser's main thread some 60 ms more on every visit
     # of the tab (docs/performance.md, issue 29, sixteenth pass). The whole table is sorted by
@@ -568,8 +569,7 @@ def result_warnings(result: results.PairScores) -> str | None:
         return None
     groups: dict[str, list[str]] = {}
     for w in found:
-        kind = w.kind if isinstance(w, Diagnostic) else warning_kind(w)
-        groups.setdefault(kind, []).append(str(w))
+        groups.setdefault(warning_kind(w), []).append(str(w))
     head = "The metric warns about this pair (as `python -m core score` does):"
     lines = [head]
     for kind, said in groups.items():
@@ -578,21 +578,6 @@ def result_warnings(result: results.PairScores) -> str | None:
         if len(said) > SHOWN_RESULT_WARNINGS:
             lines.append(f"    - and {len(said) - SHOWN_RESULT_WARNINGS:,} more")
     return "\n".join(lines)
-
-
-def _table_page(shown: pd.DataFrame) -> tuple[pd.DataFrame, str]:
-    """The rows of the per-document table's page and which they are ("Rows 21–40 of
-    100,000."): :func:`ui.widgets.paginate`'s number input, its caption left to the table's
-    own (one element less on every visit), :data:`PER_DOC_ROWS` rows a page."""
-    size = PER_DOC_ROWS
-    pages = paging.page_count(len(shown), size)
-    if pages == 1:
-        return shown, paging.rows_caption(1, len(shown), size)
-    if int(st.session_state.get(K_TABLE_PAGE) or 1) > pages:
-        del st.session_state[K_TABLE_PAGE]  # a shorter table now: back to page 1
-    page = int(st.number_input(f"Page (of {pages:,}, {size} rows each)", min_value=1,
-                               max_value=pages, value=1, step=1, key=K_TABLE_PAGE))
-    return paging.page_rows(shown, page, size), paging.rows_caption(page, len(shown), size)
 
 
 def one_system(ws: Workspace, s: Setup) -> Detail:

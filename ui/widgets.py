@@ -173,15 +173,26 @@ def paginate(df: pd.DataFrame, *, key: str, page_size: int = PAGE_SIZE) -> pd.Da
 
     Sorting happens before paging (the caller sorts), so paging never hides the best or worst rows.
     """
+    rows, which, paged = page_of(df, key=key, page_size=page_size)
+    if paged:
+        st.caption(which)
+    return rows
+
+
+def page_of(df: pd.DataFrame, *, key: str, page_size: int = PAGE_SIZE
+            ) -> tuple[pd.DataFrame, str, bool]:
+    """:func:`paginate` without its caption: the rows of the chosen page, which rows they are
+    ("Rows 21–40 of 100,000.", for a caption of the caller's own) and whether there is more
+    than one page (then the number input is shown)."""
     pages = paging.page_count(len(df), page_size)
     if pages == 1:
-        return df
+        return df, paging.rows_caption(1, len(df), page_size), False
     if int(st.session_state.get(key) or 1) > pages:
         del st.session_state[key]  # a shorter table now (another filter): back to page 1
-    page = st.number_input(f"Page (of {pages:,}, {page_size} rows each)", min_value=1,
-                           max_value=pages, value=1, step=1, key=key)
-    st.caption(paging.rows_caption(int(page), len(df), page_size))
-    return paging.page_rows(df, int(page), page_size)
+    page = int(st.number_input(f"Page (of {pages:,}, {page_size} rows each)", min_value=1,
+                               max_value=pages, value=1, step=1, key=key))
+    return (paging.page_rows(df, page, page_size), paging.rows_caption(page, len(df), page_size),
+            True)
 
 
 def notes(messages: list[str] | tuple[str, ...], *, key: str, shown: int = 3) -> None:

@@ -324,8 +324,7 @@ def kinded_line(warning: Warning_) -> str:
     >>> kinded_line(KindedText("labels 'a' and 'A' differ", "label-variants"))
     "warning: [label-variants] labels 'a' and 'A' differ"
     """
-    kind = warning.kind if isinstance(warning, Diagnostic) else warning_kind(warning)
-    return f"warning: [{kind}] {warning}"
+    return f"warning: [{warning_kind(warning)}] {warning}"
 
 
 def warning_summary(warnings: Sequence[Warning_], *, all_warnings: bool) -> list[str]:

@@ -233,7 +233,7 @@ def _warnings(found: Sequence[Diagnostic | str], keep: int | None) -> tuple[list
     """The first ``keep`` of ``found`` as text that names its kind (a
     :class:`~core.model.errors.KindedText` pickles with it, so the client lists them with their
     kinds) and the count of all of them by kind."""
-    kinds = [w.kind if isinstance(w, Diagnostic) else warning_kind(w) for w in found]
+    kinds = [warning_kind(w) for w in found]
     shown = range(len(found)) if keep is None else range(min(keep, len(found)))
     return [KindedText(str(found[i]), kinds[i]) for i in shown], dict(Counter(kinds))
 

@@ -104,16 +104,17 @@ class KindedText(str):
         return KindedText, (str(self), self.kind)  # shards of the Dask engine pickle it
 
 
-def warning_kind(message: str) -> str:
-    """The kind of a warning message: the kind it names (:class:`KindedText`), else the first
-    of :data:`WARNING_KINDS` whose phrase it holds, ``other`` when none matches.
+def warning_kind(message: str | Diagnostic) -> str:
+    """The kind of a warning: a :class:`Diagnostic`'s own, the kind a message names
+    (:class:`KindedText`), else the first of :data:`WARNING_KINDS` whose phrase it holds,
+    ``other`` when none matches.
 
     >>> warning_kind("the span [0, 3) ends in whitespace: 'ab '")
     'whitespace'
     >>> warning_kind("something else")
     'other'
     """
-    if isinstance(message, KindedText):
+    if isinstance(message, (KindedText, Diagnostic)):
         return message.kind
     for phrase, kind in WARNING_KINDS:
         if phrase in message:
