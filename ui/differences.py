@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -28,6 +28,7 @@ from core.metrics.differences import (
     with_mafalda,
 )
 from core.metrics.mafalda import MafaldaResult
+from core.metrics.mafalda_order import GoldOrder
 from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
@@ -35,7 +36,14 @@ from ui import levels, state
 from ui.escape import md
 from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
-from ui.results import coming_pair, derive_source, pair_result, scored_pair, taxonomy_for
+from ui.results import (
+    coming_pair,
+    derive_source,
+    pair_result,
+    read_order,
+    scored_pair,
+    taxonomy_for,
+)
 from ui.sampling import sample_rows
 from ui.state import Workspace
 from ui.theme import EITHER_GREY, theme_ink
@@ -82,7 +90,31 @@ def path(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
          variant: str) -> list[Step]:
     """:func:`core.metrics.differences.metric_path` for ``system`` against ``ref``."""
     return metric_path(_ws.sets[ref], _ws.sets[system], level=level, mafalda_variant=variant,
-                       taxonomy=taxonomy_for(_ws, ref, system), texts=_ws.corpus.texts)
+                       taxonomy=taxonomy_for(_ws, ref, system), texts=_ws.corpus.texts,
+                       **_orders(_ws, ref, system, variant))
+
+
+class Orders(TypedDict, total=False):
+    """:func:`core.metrics.differences.metric_path`'s MAFALDA options of the files' order."""
+
+    gold_order: GoldOrder
+    pred_order: GoldOrder
+
+
+def _orders(ws: Workspace, ref: str, system: str, variant: str) -> Orders:
+    """What the files' order makes MAFALDA read (``gold_order``, ``pred_order``: a gold whose
+    labels are not sorted by start, read in file order by ``metrics-py`` and ``repo-head``),
+    as the Scores page passes it (:func:`ui.results.read_order`): the path's MAFALDA steps and
+    the per-text comparison give the Scores page's and the command line's numbers, and the
+    results :func:`mafalda_ahead` reuses are the ones the path would compute. Empty, at no
+    cost, when neither file recorded an order."""
+    options = read_order(ws, ref, system, "mafalda", variant)[1]
+    out = Orders()
+    if isinstance(gold := options.get("gold_order"), GoldOrder):
+        out["gold_order"] = gold
+    if isinstance(pred := options.get("pred_order"), GoldOrder):
+        out["pred_order"] = pred
+    return out
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -94,10 +126,12 @@ def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
     The sets go as :class:`~ui.jobs.Resident` values under the keys the Annotators page gives
     them (:func:`ui.annotators._resident_view_args`), so the worker keeps each once for both
     pages and a change of level or variant sends no corpus. The texts go only to ``repo-head``'s
-    MAFALDA, the one scorer that reads them (:func:`core.metrics.mafalda.score`): 100,000 texts
-    are most of what a job would send."""
+    MAFALDA, the one scorer that reads them (:func:`core.metrics.mafalda.score`), and with a
+    gold read in file order (:func:`_orders`, whose ranges between spans run to the end
+    of the text): 100,000 texts are most of what a job would send."""
+    orders = _orders(_ws, ref, system, variant) if part != "martino" else Orders()
     texts = (Resident(f"{ws_key}|texts", dict(_ws.corpus.texts))
-             if variant == "repo-head" and part != "martino" else None)
+             if (variant == "repo-head" or orders) and part != "martino" else None)
     title = (f"MAFALDA for {system}" if part == "mafalda"
              else f"From Martino to MAFALDA for {system}, one rule at a time")
     gold, pred = _resident_sets(ws_key, _ws, ref, system)
@@ -105,7 +139,7 @@ def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
                       {"gold": gold, "pred": pred,
                        "level": level, "mafalda_variant": variant,
                        "taxonomy": taxonomy_for(_ws, ref, system), "texts": texts,
-                       "part": part}))
+                       "part": part, **orders}))
 
 
 def _resident_sets(ws_key: str, ws: Workspace, ref: str, system: str
@@ -275,7 +309,8 @@ def documents(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
     """:func:`core.metrics.differences.document_differences`, most different first."""
     return document_differences(_ws.sets[ref], _ws.sets[system], level=level,
                                 mafalda_variant=variant,
-                                taxonomy=taxonomy_for(_ws, ref, system), texts=_ws.corpus.texts)
+                                taxonomy=taxonomy_for(_ws, ref, system), texts=_ws.corpus.texts,
+                                **_orders(_ws, ref, system, variant))
 
 
 def steps_table(steps: list[Step], measure: str) -> pd.DataFrame:

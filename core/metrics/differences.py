@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from core.metrics import mafalda, martino, registry
+from core.metrics.mafalda_order import GoldOrder
 from core.metrics.overlap import OverlapPairs, SpanArrays, overlapping_pairs, span_arrays
 from core.metrics.result import prf, prf_arrays
 from core.model import NOTHING, AltSpan, AnnotationSet, Span, SpanTable
@@ -185,8 +186,12 @@ def project(aset: AnnotationSet, taxonomy: Taxonomy, level: int, *, gold: bool) 
 
 def rule_score(gold: AnnotationSet, pred: AnnotationSet, rules: Rules = MARTINO, *,
                taxonomy: Taxonomy | None = None,
-               texts: Mapping[str, str | None] | None = None) -> RuleScore:
-    """Score ``pred`` against ``gold`` under ``rules`` (module docstring).
+               texts: Mapping[str, str | None] | None = None,
+               gold_order: GoldOrder | None = None,
+               pred_order: GoldOrder | None = None) -> RuleScore:
+    """Score ``pred`` against ``gold`` under ``rules`` (module docstring). ``gold_order`` and
+    ``pred_order``: what the files' order makes MAFALDA read (:func:`core.metrics.mafalda.score`'s
+    options of the same names, from its ``read_order`` hook), for the rules with alternatives.
 
     >>> g = AnnotationSet("g", {"d": (Span(0, 40, "ad hominem"),)})
     >>> p = AnnotationSet("p", {"d": (Span(0, 10, "ad hominem"), Span(0, 40, "tu quoque"))})
@@ -196,7 +201,8 @@ def rule_score(gold: AnnotationSet, pred: AnnotationSet, rules: Rules = MARTINO,
     1.0
     """
     rules.check()
-    return _Scorer(gold, pred, _taxonomy(gold, pred, taxonomy), texts).score(rules)
+    return _Scorer(gold, pred, _taxonomy(gold, pred, taxonomy), texts,
+                   (gold_order, pred_order)).score(rules)
 
 
 @dataclass(frozen=True)
@@ -276,8 +282,10 @@ class _Scorer:
     level) and its sums (once per match). :func:`metric_path` scores every step with one."""
 
     def __init__(self, gold: AnnotationSet, pred: AnnotationSet, taxonomy: Taxonomy,
-                 texts: Mapping[str, str | None] | None) -> None:
+                 texts: Mapping[str, str | None] | None,
+                 orders: tuple[GoldOrder | None, GoldOrder | None] = (None, None)) -> None:
         self.gold, self.pred, self.taxonomy, self.texts = gold, pred, taxonomy, texts
+        self.gold_order, self.pred_order = orders  # MAFALDA's reading of the files' order
         self._sets: dict[int, tuple[AnnotationSet, AnnotationSet]] = {}
         self._joins: dict[int, _Join] = {}
         self._sums: dict[tuple[bool, int, str], _Sums] = {}
@@ -318,9 +326,12 @@ class _Scorer:
                 variant) if (level, v) in self._mafalda]
             self._mafalda[key] = (
                 mafalda.derive(done[0], gold, self.pred, variant=variant, level=level,
-                               texts=self.texts, taxonomy=self.taxonomy) if done
-                else mafalda.score(gold, self.pred, level=level, variant=variant,
-                                   texts=self.texts, taxonomy=self.taxonomy))
+                               texts=self.texts, taxonomy=self.taxonomy,
+                               gold_order=self.gold_order, pred_order=self.pred_order)
+                if done else
+                mafalda.score(gold, self.pred, level=level, variant=variant, texts=self.texts,
+                              taxonomy=self.taxonomy, gold_order=self.gold_order,
+                              pred_order=self.pred_order))
         return self._mafalda[key]
 
     def score(self, rules: Rules) -> RuleScore:
@@ -413,7 +424,9 @@ scorer and its reductions) or the steps with them (the MAFALDA scorer)."""
 
 def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                 mafalda_variant: str = "paper", taxonomy: Taxonomy | None = None,
-                texts: Mapping[str, str | None] | None = None, part: str = "all") -> list[Step]:
+                texts: Mapping[str, str | None] | None = None, part: str = "all",
+                gold_order: GoldOrder | None = None, pred_order: GoldOrder | None = None
+                ) -> list[Step]:
     """The path from the Martino score to the MAFALDA score, one rule per step.
 
     Every step is :func:`rule_score` under the rules reached so far; a step whose inputs the
@@ -429,9 +442,14 @@ def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     two parts are put together by :func:`joined`, or the Martino part with MAFALDA results
     computed elsewhere by :func:`with_mafalda` (the dashboard's Scores computes the same
     result ahead: ``ui/differences.py``).
+
+    ``gold_order`` and ``pred_order`` (:func:`rule_score`): a MAFALDA gold whose labels are not
+    sorted by start is read in file order by ``metrics-py`` and ``repo-head``, as ``python -m
+    core score`` and the Scores page read it; without them the MAFALDA steps read it sorted.
     """
     check_choice("part", "metric_path", part, PARTS)
-    scorer = _Scorer(gold, pred, _taxonomy(gold, pred, taxonomy), texts)
+    scorer = _Scorer(gold, pred, _taxonomy(gold, pred, taxonomy), texts,
+                     (gold_order, pred_order))
     cache: dict[Rules, tuple[RuleScore | None, str | None]] = {}
     out = []
     for key, title, text, rules, official in path_rules(level, mafalda_variant):
@@ -761,18 +779,20 @@ class DocDifference:
 
 def document_differences(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                          mafalda_variant: str = "paper", taxonomy: Taxonomy | None = None,
-                         texts: Mapping[str, str | None] | None = None
-                         ) -> list[DocDifference]:
+                         texts: Mapping[str, str | None] | None = None,
+                         gold_order: GoldOrder | None = None,
+                         pred_order: GoldOrder | None = None) -> list[DocDifference]:
     """Each text's Martino and MAFALDA scores and the reasons they differ, most different first.
 
     Martino is the SemEval-2021 scorer on the level-2 labels (the Scores page's per-document
     values); MAFALDA is :func:`core.metrics.mafalda.score` at ``level`` in ``mafalda_variant``.
-    Both come from :func:`rule_score`, so they equal the end points of :func:`metric_path`.
+    Both come from :func:`rule_score`, so they equal the end points of :func:`metric_path`
+    (``gold_order`` and ``pred_order``: MAFALDA's, as there).
     """
     tax = _taxonomy(gold, pred, taxonomy)
     dsm = rule_score(gold, pred, MARTINO, taxonomy=tax, texts=texts)
     maf = rule_score(gold, pred, mafalda_rules(level, mafalda_variant), taxonomy=tax,
-                     texts=texts)
+                     texts=texts, gold_order=gold_order, pred_order=pred_order)
     maf_docs = maf.per_document()
     level_labels = None
     if level != 2:
