@@ -121,8 +121,8 @@ def check_query_params() -> list[str]:
 
 
 UPLOAD_PREFIX = "upload:"
-K_OWN_MARKS = "_own_data_marks"  # the ?data= marks of this session's own uploads, so far
 """How :func:`ui.state.upload_workspace` begins the key of uploaded data."""
+K_OWN_MARKS = "_own_data_marks"  # the ?data= marks of this session's own uploads, so far
 
 NAMES_DATA = (state.K_DOC, annotators.K_ANN_DOC, state.K_SET_A, state.K_SET_B, state.K_SYS1,
               state.K_SYS2, annotators.K_ANN_SETS, annotators.K_ANN_GOLD, curation.K_CUR_SETS)
