@@ -119,6 +119,11 @@ class Metric:
                                  "takes no 'level' option")
         for variant in self.variant_notes:
             check_choice("variant_notes", f"Metric({self.name!r})", variant, self.variants)
+        if any(isinstance(v, str) for v in self.derivable.values()):
+            # one source given as a string (the shape before repo-head had two): that variant,
+            # not its letters
+            object.__setattr__(self, "derivable", {
+                k: (v,) if isinstance(v, str) else tuple(v) for k, v in self.derivable.items()})
         for variant, sources in self.derivable.items():
             check_choice("derivable", f"Metric({self.name!r})", variant, self.variants)
             for source in sources:

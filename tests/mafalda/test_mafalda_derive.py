@@ -268,3 +268,17 @@ def test_where_repo_head_differs_from_paper_and_metrics_py(
     """The minimal examples of docs/mafalda.md ("Variants from one score"): on which texts
     repo-head's per-text terms differ from paper's and metrics-py's."""
     assert _head_case({"d": gold}, pred, text, level) == want, case
+
+
+def test_a_derivable_entry_given_one_source_as_a_string_keeps_it_whole() -> None:
+    """``derivable`` maps a variant to the variants it is derived from, a tuple since
+    ``repo-head`` has two; an entry written with one source as a string (the previous shape: a
+    plugin's) means that one variant, not its letters one by one (it was refused naming
+    ``'p'``)."""
+    import dataclasses
+
+    entry = registry.get("mafalda")
+    old = dataclasses.replace(entry, name="mafalda-old", derivable={"metrics-py": "paper"})
+    assert old.derived_from("metrics-py") == ("paper",)
+    with pytest.raises(ParameterError, match="Got 'pape' instead"):
+        dataclasses.replace(entry, name="bad", derivable={"metrics-py": "pape"})
