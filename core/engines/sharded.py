@@ -35,6 +35,7 @@ with their spans table), hidden files and ``*.md`` / ``*.txt``.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import resource
 import time
@@ -54,7 +55,10 @@ from core.model.errors import (
     SpanScopeError,
     UsageError,
     did_you_mean,
+    expand,
+    expand_diagnostics,
     warning_kind,
+    warning_total,
 )
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -186,7 +190,9 @@ def convert_to_shards(input: str | Path, output: str | Path, *, to: str, shards:
             hint = did_you_mean(set_name, [s.name for s in loaded.sets])
             raise InputError(f"{input}: no annotation set named {set_name!r}; sets: {names}"
                              + (f"; {hint}" if hint else ""))
-    messages: list[str] = [KindedText(f"warning: {d}", d.kind) for d in loaded.diagnostics]
+    # every warning, a reader's group of one kind listed one by one, as convert says them
+    messages: list[str] = [KindedText(f"warning: {d}", d.kind)
+                           for d in expand_diagnostics(loaded.diagnostics)]
     messages.extend(write_shards(sets, loaded.texts, output, shards=shards, to=to,
                                  csv_raw=csv_raw, order=loaded.records))
     docs = len({d for s in sets for d in s.spans})
@@ -232,10 +238,15 @@ def _warnings(found: Sequence[Diagnostic | str], keep: int | None) -> tuple[list
                                                                            dict[str, int]]:
     """The first ``keep`` of ``found`` as text that names its kind (a
     :class:`~core.model.errors.KindedText` pickles with it, so the client lists them with their
-    kinds) and the count of all of them by kind."""
-    kinds = [warning_kind(w) for w in found]
-    shown = range(len(found)) if keep is None else range(min(keep, len(found)))
-    return [KindedText(str(found[i]), kinds[i]) for i in shown], dict(Counter(kinds))
+    kinds) and the count of all of them by kind. A reader's grouped diagnostic is ``count``
+    warnings, listed one by one (:func:`~core.model.errors.expand`) and counted so, as
+    ``warning_counts`` counts them on one machine (it was one warning here: review17)."""
+    kinds: Counter[str] = Counter()
+    for w in found:
+        kinds[warning_kind(w)] += w.count if isinstance(w, Diagnostic) else 1
+    every = expand(found)
+    shown = every if keep is None else itertools.islice(every, keep)
+    return [KindedText(str(w), warning_kind(w)) for w in shown], dict(kinds)
 
 
 def _process() -> tuple[str, int]:
@@ -369,7 +380,8 @@ def _load_pair(job: ScoreJob, matched: dict[str, str] | None = None
     options = {"variant": job.variant, "level": job.level, "merge_pred": job.merge_pred or None,
                "fragments_only": job.fragments_only or None, "labels": labels,
                "texts": dict(gold_loaded.texts), "taxonomy": taxonomy, **extra}
-    return gold, pred, metric.keywords(**options), warnings, len(gold_loaded.diagnostics)
+    return (gold, pred, metric.keywords(**options), warnings,
+            warning_total(gold_loaded.diagnostics))  # the gold's warnings, listed one by one
 
 
 def score_shard(job: ScoreJob) -> ShardOutcome:

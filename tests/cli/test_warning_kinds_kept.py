@@ -136,3 +136,50 @@ def test_report_and_convert_print_each_warnings_kind(
     assert main(["convert", str(pred), str(tmp_path / "out.csv"), "--to", "spans-csv"]) == 0
     err = capsys.readouterr().err
     assert "warning: [whitespace] " in err, err
+
+
+def test_convert_to_shards_lists_every_warning_as_convert_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``convert --shards`` says each of the reader's warnings, as ``convert`` does: a reader
+    groups the warnings of one kind in one diagnostic, which ``convert`` lists one by one
+    (``expand_diagnostics``); ``--shards`` printed each group's first warning only, with no
+    count of the others, even with ``--all-warnings`` (review17: 2 lines of 12)."""
+    docs = [{"id": str(i), "text": TEXT, "labels": [
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 6, "end": 11, "technique": "Doubt", "text_fragment": "beta "}]}
+        for i in range(6)]
+    src = tmp_path / "dup.json"
+    src.write_text(json.dumps(docs), encoding="utf-8")
+
+    def warned(*extra: str, out: str) -> list[str]:
+        assert main(["convert", str(src), str(tmp_path / out), "--to", "semeval2021",
+                     "--all-warnings", *extra]) == 0
+        return [x for x in capsys.readouterr().err.splitlines() if x.startswith("warning: ")]
+
+    one = warned(out="one.json")
+    assert len(one) == 12  # per document: a duplicate span, a span ending in whitespace
+    assert warned("--shards", "2", out="shards") == one
+
+
+def test_a_shard_counts_a_readers_grouped_warnings_one_by_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reader groups its warnings of one kind in one diagnostic (``count`` of them): a shard
+    counts each, as ``warning_counts`` on one machine does, and lists them one by one (it
+    counted and listed the group as one: 2 warnings where one machine says 12; review17)."""
+    docs = [{"id": str(i), "text": TEXT, "labels": [
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 6, "end": 11, "technique": "Doubt", "text_fragment": "beta "}]}
+        for i in range(6)]
+    gold, pred = tmp_path / "gold.json", tmp_path / "pred.json"
+    for path in (gold, pred):
+        path.write_text(json.dumps(docs), encoding="utf-8")
+    alone = _counts(["score", str(gold), str(pred), "--metric", "martino", "--json"], capsys)
+    assert alone == {"duplicate-span": 12, "whitespace": 12}  # the gold's and the predictions'
+    out = score_shard(ScoreJob(metric="martino", gold=str(gold), pred=str(pred),
+                               all_warnings=True))
+    assert out.error is None
+    assert out.warning_counts == alone
+    assert len(out.warnings) == sum(alone.values())
+    assert out.gold_warnings == 12
