@@ -33,7 +33,7 @@ from core.cli.loading import (
 )
 from core.formats.atomic import write_file
 from core.model import bounds
-from core.model.errors import InputError, ParameterError
+from core.model.errors import InputError, ParameterError, expand
 
 NAME = "report"
 DEFAULT_TITLE = "SpanScope error report"
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
                                                **label_reading(args)))
     absent = [d for path, pred in zip(args.preds, inputs.systems, strict=True)
               for d in absent_documents(inputs.gold, pred, args.gold, path)]
-    for d in [*inputs.warnings, *absent]:
+    for d in expand([*inputs.warnings, *absent]):  # a reader's grouped ones one by one
         print(kinded_line(d), file=sys.stderr)
     names = [s.name for s in inputs.systems]
     if len(set(names)) < len(names):

@@ -36,12 +36,13 @@ from core.cli.common import (
     add_span_reading_options,
     command_parser,
     emit,
+    flag_message,
 )
 from core.cli.loading import load_span_inputs
 from core.formats import FORMATS as FILE_FORMATS
 from core.formats.atomic import write_file
 from core.metrics import registry
-from core.model.errors import InputError, ParameterError
+from core.model.errors import InputError, ParameterError, expand
 
 NAME = "table"
 SORTS = {"given": None, "p": "P", "r": "R", "f1": "F1"}
@@ -195,8 +196,10 @@ def run(args: argparse.Namespace) -> int:
         emit(table.to_dict(), args, lambda result: "", warnings)
         return 0
     text = render(table, args.to, digits=args.digits)
-    for w in warnings:
-        print(f"warning: {w}", file=sys.stderr)
+    flags = getattr(args, "flags", None) or {}
+    # every warning, a reader's grouped ones one by one, in the command's flags as --json says
+    for w in expand(warnings):
+        print(f"warning: {flag_message(str(w), flags)}", file=sys.stderr)
     # On standard error, as the warnings: standard output is the table (CSV stays CSV).
     note = few_documents_note(table.documents)
     if note is not None:

@@ -183,3 +183,31 @@ def test_a_shard_counts_a_readers_grouped_warnings_one_by_one(
     assert out.warning_counts == alone
     assert len(out.warnings) == sum(alone.values())
     assert out.gold_warnings == 12
+
+
+def test_table_and_report_list_a_readers_grouped_warnings_one_by_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``table`` and ``report``, which list every warning on standard error, list each of a
+    reader's grouped warnings (``expand``), as ``score`` counts and lists them, and ``table``'s
+    text names the command's flags as its JSON does (review17: 4 lines for 24 warnings, and
+    "pass labels=[...]" where ``--labels FILE`` is meant)."""
+    docs = [{"id": str(i), "text": TEXT, "labels": [
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 6, "end": 11, "technique": "Doubt ", "text_fragment": "beta "}]}
+        for i in range(6)]
+    gold, pred = tmp_path / "gold.json", tmp_path / "pred.json"
+    for path in (gold, pred):
+        path.write_text(json.dumps(docs), encoding="utf-8")
+    assert main(["table", str(gold), str(pred), "--metric", "martino", "--samples", "20"]) == 0
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.startswith("warning: ")]
+    assert sum("ends in whitespace" in x for x in lines) == 12, err
+    assert sum("more than once" in x for x in lines) == 12, err
+    outside = [x for x in lines if "technique list" in x]
+    assert len(outside) == 1 and "--labels FILE" in outside[0] and "labels=[" not in outside[0]
+    assert main(["report", str(gold), str(pred), "-o", str(tmp_path / "r.html"),
+                 "--samples", "20"]) == 0
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("warning: ")]
+    assert sum(x.startswith("warning: [whitespace] ") for x in lines) == 12, lines
+    assert sum(x.startswith("warning: [duplicate-span] ") for x in lines) == 12, lines
