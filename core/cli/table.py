@@ -177,8 +177,12 @@ def run(args: argparse.Namespace) -> int:
     if len(set(names)) < len(names):
         raise InputError(f"two prediction files give the same system name ({', '.join(names)}); "
                          "rename one")
-    # The gold is read once per system: each of its warnings is said once.
-    warnings = list({str(w): w for w in reversed(warnings)}.values())[::-1]
+    # The gold is read once per system: each of its warnings is said once, where one read
+    # says it (first; the reversed pass put the gold's after the first system's)
+    firsts: dict[str, Warning_] = {}
+    for w in warnings:
+        firsts.setdefault(str(w), w)
+    warnings = list(firsts.values())
     table = table_of(rows, gold, metric=metric.name, options=options, n_resamples=args.samples,
                      seed=args.seed, command=command_line(args))
     if args.compare is not None:

@@ -211,3 +211,26 @@ def test_table_and_report_list_a_readers_grouped_warnings_one_by_one(
     lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("warning: ")]
     assert sum(x.startswith("warning: [whitespace] ") for x in lines) == 12, lines
     assert sum(x.startswith("warning: [duplicate-span] ") for x in lines) == 12, lines
+
+
+def test_table_says_the_golds_warnings_once_and_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``table`` reads the gold once per system and says each of its warnings once, in the
+    order of one read: the gold's first, then each system's (the gold's came after the first
+    system's; review17)."""
+    def one(name: str, start: int, end: int) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps([{"id": "1", "text": TEXT, "labels": [
+            {"start": start, "end": end, "technique": "Doubt",
+             "text_fragment": TEXT[start:end]}]}]), encoding="utf-8")
+        return path
+
+    paths = [one("g.json", 0, 6), one("s1.json", 6, 11), one("s2.json", 11, 17)]  # a space each
+    argv = ["table", *map(str, paths), "--metric", "martino", "--samples", "20"]
+    assert main(argv) == 0
+    said = [x for x in capsys.readouterr().err.splitlines() if x.startswith("warning: ")]
+    assert [x.split(":")[1].rsplit("/", 1)[-1] for x in said] == ["g.json", "s1.json", "s2.json"]
+    assert main([*argv, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)["warnings"]
+    assert [x.split(":")[0].rsplit("/", 1)[-1] for x in listed] == ["g.json", "s1.json",
+                                                                    "s2.json"]
