@@ -1713,7 +1713,7 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
 def document_alignment(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyResult],
                        doc: str, colours: Mapping[str, str]) -> None:
     """γ's best alignment of the document drawn, as a figure and a table."""
-    st.markdown(f"**γ alignment of {md(doc)}**")
+    st.markdown(f"**γ alignment of document {md(doc)}**")
     # A document every chosen set lists has its γ in the corpus γ's breakdown (same chance
     # samples, same value, computed in the background): the alignment needs no chance sample.
     everyone = r.gamma is not None and len(r.study.covering(doc)) == len(c.sets)
@@ -1732,7 +1732,7 @@ def document_alignment(ws: Workspace, c: Choice, r: Computed, values: Mapping[st
     if al["units"]:
         drawn = (ws.key, c.sets, c.label, doc, c.seed, 1 if everyone else c.samples)
         st.plotly_chart(alignment_figure_of(drawn, tuple(sorted(colours.items())),
-                                            f"Best alignment of {doc}", al),
+                                            f"Best alignment of document {doc}", al),
                         key="ann_alignment_chart", width="stretch")
     align = alignment_table(al)
     st.dataframe(paginate(align, key="ann_align_page"), hide_index=True, key="ann_alignment",

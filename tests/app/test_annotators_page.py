@@ -372,6 +372,17 @@ def test_alignment_of_the_document_is_core_gamma_alignment(make_app, handmade, f
                for c in at.caption)
 
 
+def test_the_alignment_names_its_document_as_a_document(make_app) -> None:
+    """Tour 17: "γ alignment of 10" on the sample read as ten of something; the heading and the
+    chart's title say "document 10"."""
+    at = make_app(PAGE, data="sample", params={ann.K_ANN_DOC: "10"})
+    at = _tab(_wait_for_gamma(_tab(at, 0)), 2)
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(m.value == "**γ alignment of document 10**" for m in at.markdown)
+    (chart,) = [f for f in _figures(at) if "alignment" in str(f.get("layout", {}).get("title"))]
+    assert "Best alignment of document 10" in str(chart["layout"]["title"])
+
+
 # ---- background jobs ----------------------------------------------------------------------------
 
 

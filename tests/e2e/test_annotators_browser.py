@@ -148,7 +148,7 @@ def test_a_document_is_drawn_with_one_lane_per_annotator(
         assert page.get_by_text(name, exact=True).count() >= 1
     page.locator("#lane-gold").scroll_into_view_if_needed()
     st_ui.shot(page, "annotators_lanes")
-    page.get_by_text("γ alignment of 4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.get_by_text("γ alignment of document 4").evaluate("e => e.scrollIntoView({block: 'start'})")
     st_ui.shot(page, "annotators_alignment")
     assert st_ui.app_errors(page) == []
 
