@@ -1247,7 +1247,9 @@ def choose(ws: Workspace) -> Choice:
     if auto is not None:
         st.caption(f"“{md(auto)}” is the Curation page's automatic consensus of these sets, "
                    "nothing decided yet (undecided): offered, never chosen by default.")
-    c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
+    # Three menus a row; the toggle on a line of its own: in a fourth column a 1280 px window
+    # cut its label to "Leave-one-out majo…" (at 150 % zoom to "Leave-…").
+    c1, c2, c3 = st.columns(3)
     measure = c1.selectbox("Measure", MEASURES, index=MEASURES.index("char-kappa"),
                            key=K_ANN_MEASURE, bind="query-params",
                            help="The names of `python -m core agree --measure`.")
@@ -1257,7 +1259,7 @@ def choose(ws: Workspace) -> Choice:
                         index=gold_options.index(golds[0]) if golds else 0, key=K_ANN_GOLD,
                         bind="query-params", format_func=partial(_undecided_name, auto),
                         help=full_name_help(K_ANN_GOLD, golds[0] if golds else None))
-    leave_one_out = c4.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
+    leave_one_out = st.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
                               help="Off: the majority of all chosen sets (it includes the "
                               "annotator scored, which flatters it). On: the majority of the "
                               "others.")
