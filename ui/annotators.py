@@ -1610,6 +1610,12 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
         per_label = per_label_table(values)
         if len(per_label) and c.label is None:
             st.markdown("**Per label**")
+            st.caption("Each label alone: Fleiss' κ and Krippendorff's α of whether the label "
+                       "occurs in each document, unitizing α_U of its spans' positions; γ-k: "
+                       "γ-cat of this label's units (Mathet 2018: in γ's best alignment, only the "
+                       "aligned pairs where one unit carries the label count, so it says how "
+                       "often the others give that unit the same label). γ itself has no "
+                       "per-label value.")
             st.dataframe(per_label, hide_index=True, key="ann_per_label", placeholder="—")
             download_buttons(per_label, "many_annotators_per_label", key="dl_ann_per_label")
 
