@@ -1247,7 +1247,9 @@ def choose(ws: Workspace) -> Choice:
     if auto is not None:
         st.caption(f"“{md(auto)}” is the Curation page's automatic consensus of these sets, "
                    "nothing decided yet (undecided): offered, never chosen by default.")
-    c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
+    # Three menus a row; the toggle on a line of its own: in a fourth column a 1280 px window
+    # cut its label to "Leave-one-out majo…" (at 150 % zoom to "Leave-…").
+    c1, c2, c3 = st.columns(3)
     measure = c1.selectbox("Measure", MEASURES, index=MEASURES.index("char-kappa"),
                            key=K_ANN_MEASURE, bind="query-params",
                            help="The names of `python -m core agree --measure`.")
@@ -1257,7 +1259,7 @@ def choose(ws: Workspace) -> Choice:
                         index=gold_options.index(golds[0]) if golds else 0, key=K_ANN_GOLD,
                         bind="query-params", format_func=partial(_undecided_name, auto),
                         help=full_name_help(K_ANN_GOLD, golds[0] if golds else None))
-    leave_one_out = c4.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
+    leave_one_out = st.toggle("Leave-one-out majority", key=K_ANN_LOO, bind="query-params",
                               help="Off: the majority of all chosen sets (it includes the "
                               "annotator scored, which flatters it). On: the majority of the "
                               "others.")
@@ -1608,6 +1610,12 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
         per_label = per_label_table(values)
         if len(per_label) and c.label is None:
             st.markdown("**Per label**")
+            st.caption("Each label alone: Fleiss' κ and Krippendorff's α of whether the label "
+                       "occurs in each document, unitizing α_U of its spans' positions; γ-k: "
+                       "γ-cat of this label's units (Mathet 2018: in γ's best alignment, only the "
+                       "aligned pairs where one unit carries the label count, so it says how "
+                       "often the others give that unit the same label). γ itself has no "
+                       "per-label value.")
             st.dataframe(per_label, hide_index=True, key="ann_per_label", placeholder="—")
             download_buttons(per_label, "many_annotators_per_label", key="dl_ann_per_label")
 
@@ -1713,7 +1721,7 @@ def document_lanes(ws: Workspace, c: Choice, r: Computed) -> tuple[str, dict[str
 def document_alignment(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyResult],
                        doc: str, colours: Mapping[str, str]) -> None:
     """γ's best alignment of the document drawn, as a figure and a table."""
-    st.markdown(f"**γ alignment of {md(doc)}**")
+    st.markdown(f"**γ alignment of document {md(doc)}**")
     # A document every chosen set lists has its γ in the corpus γ's breakdown (same chance
     # samples, same value, computed in the background): the alignment needs no chance sample.
     everyone = r.gamma is not None and len(r.study.covering(doc)) == len(c.sets)
@@ -1732,7 +1740,7 @@ def document_alignment(ws: Workspace, c: Choice, r: Computed, values: Mapping[st
     if al["units"]:
         drawn = (ws.key, c.sets, c.label, doc, c.seed, 1 if everyone else c.samples)
         st.plotly_chart(alignment_figure_of(drawn, tuple(sorted(colours.items())),
-                                            f"Best alignment of {doc}", al),
+                                            f"Best alignment of document {doc}", al),
                         key="ann_alignment_chart", width="stretch")
     align = alignment_table(al)
     st.dataframe(paginate(align, key="ann_align_page"), hide_index=True, key="ann_alignment",

@@ -993,9 +993,18 @@ def curate(source: Workspace, ws: Workspace, p: Proposed) -> None:
     m1.metric("Decided", f"{done:,} / {total:,}", help="Disputed spans you have decided / all "
               "disputed spans (a span is disputed when not every annotator marked it "
               "identically).", width="content")
-    m2.metric("Proposed spans", f"{len(p.result.decisions):,}", width="content")
-    m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}", width="content")
-    m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}", width="content")
+    keep = sum(d.decision == "keep" for d in p.result.decisions)
+    drop = len(p.result.decisions) - keep
+    m2.metric("Proposed spans", f"{len(p.result.decisions):,}", width="content",
+              help=f"Every span the rule judged: {keep:,} it proposes to keep and {drop:,} to "
+              "drop (marked by fewer than k annotators, or a label tie), so the curated set "
+              "starts smaller than this count.")
+    m3.metric("Unanimous", f"{len(p.result.decisions) - total:,}", width="content",
+              help="Proposed spans marked identically by every annotator (same start, end and "
+              "label): nothing to decide, they are not among the disputed spans.")
+    m4.metric("Curated spans", f"{curated_count(p.result, p.decided):,}", width="content",
+              help="The spans of the curated set: the rule's kept proposals, changed by your "
+              "decisions (a kept span dropped, a dropped one kept, a label or bounds changed).")
     st.progress(done / total if total else 1.0,
                 text=f"{done:,} of {total:,} disputed spans decided" if total
                 else "Nothing disputed: the annotators agree everywhere.")

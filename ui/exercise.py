@@ -142,6 +142,8 @@ def example(sol: exercises.Solution) -> None:
         notes.append("A gold label `A | B` may be matched by either label (MAFALDA's "
                      "alternatives); `⊥` means the span may also be left unpredicted. Da San "
                      "Martino has no alternatives: it wants every label, and drops ⊥.")
+    notes.append("The generator's labels and spans are drawn at random, so a label need not "
+                 "fit its words: only the scores are graded.")
     st.caption(" ".join(notes))
 
 

@@ -116,17 +116,20 @@ def _reset(scenario_id: str) -> None:
     _bump(scenario_id)
 
 
-def offset_inputs(scenario_id: str, row_id: int, start: int, end: int, n_chars: int,
-                  gen: int) -> None:
+def offset_inputs(scenario_id: str, row_id: int, start: int, end: int, n_chars: int) -> None:
     """Start and end of one prediction as number inputs beside the slider: typed or stepped with
-    the arrow keys (the slider loses focus on every rerun, so keys move it one step at a time)."""
-    suffix = f"{scenario_id}::{gen}::{row_id}::{start}::{end}"
-    key_start, key_end = f"learn_start::{suffix}", f"learn_end::{suffix}"
+    the arrow keys. Their keys name only the scenario and the prediction, and the committed
+    offsets are put in their state before they are drawn: a step is then the same widget in the
+    browser, which keeps the focus (keys that held the offsets made new boxes at every step, and
+    the focus fell back to the page)."""
+    key_start, key_end = (f"learn_start::{scenario_id}::{row_id}",
+                          f"learn_end::{scenario_id}::{row_id}")
+    st.session_state[key_start], st.session_state[key_end] = start, end
     a, b = st.columns(2)
-    a.number_input("start", min_value=0, max_value=n_chars - 1, value=start, step=1,
+    a.number_input("start", min_value=0, max_value=n_chars - 1, step=1,
                    key=key_start, on_change=_typed, args=(scenario_id, row_id, key_start, key_end),
                    help="Offset of the first character; type it or use the arrow keys.")
-    b.number_input("end", min_value=1, max_value=n_chars, value=end, step=1, key=key_end,
+    b.number_input("end", min_value=1, max_value=n_chars, step=1, key=key_end,
                    on_change=_typed, args=(scenario_id, row_id, key_start, key_end),
                    help="Offset one past the last character (end-exclusive).")
 
@@ -376,7 +379,7 @@ def _whole(value: object) -> int | None:
     return int(f) if f.is_integer() else None
 
 
-def _mover(sid: str, sc: scenarios.Scenario, valid: tables.Valid, gen: int,
+def _mover(sid: str, sc: scenarios.Scenario, valid: tables.Valid,
            rows: Sequence[Mapping[str, Any]] = ()) -> str | None:
     """The prediction picker with its slider and offset inputs, and the reset button; returns
     the picked prediction when it is a span."""
@@ -390,17 +393,20 @@ def _mover(sid: str, sc: scenarios.Scenario, valid: tables.Valid, gen: int,
         ids = [f"P{r.get('id')}" for r in rows]
         st.selectbox("Move a prediction", [i for i in ids if i in pred_ids or i == picked],
                      key=K_LEARN_MOVE, help="Drag its start and end; the table follows.")
-        offset_inputs(sid, rid, start, end, n_chars, gen)
+        offset_inputs(sid, rid, start, end, n_chars)
         st.caption(f"P{rid} = [{start}, {end}) is no span (its end must be after its start): "
                    "fix start or end here or in the table.")
     elif valid:
         selected = st.selectbox("Move a prediction", pred_ids, key=K_LEARN_MOVE,
                                 help="Drag its start and end; the table follows.")
         rid, span = valid[pred_ids.index(selected)]
-        slider_key = f"learn_slider::{sid}::{gen}::{rid}::{span.start}::{span.end}"
-        st.slider(f"{selected}: start and end", 0, n_chars, (span.start, span.end), step=1,
+        # One key per prediction, its state set to the committed offsets: a keyboard step is the
+        # same slider in the browser, so its thumb keeps the focus (as offset_inputs' boxes do).
+        slider_key = f"learn_slider::{sid}::{rid}"
+        st.session_state[slider_key] = (span.start, span.end)
+        st.slider(f"{selected}: start and end", 0, n_chars, step=1,
                   key=slider_key, on_change=_moved, args=(sid, rid, slider_key))
-        offset_inputs(sid, rid, span.start, span.end, n_chars, gen)
+        offset_inputs(sid, rid, span.start, span.end, n_chars)
         st.caption(f"{selected} = [{span.start}, {span.end}) {md(span.label)}: "
                    f"“{md(sc.text[span.start:span.end])}” ({span.length} characters)")
     else:
@@ -427,7 +433,7 @@ def predictions(sid: str, sc: scenarios.Scenario) -> Edited:
         st.warning("Rows left out of the scores until they are fixed:\n\n"
                    + "\n".join(f"- {md(p)}" for p in problems), icon="⚠️")
     with right:
-        selected = _mover(sid, sc, valid, gen, shown)
+        selected = _mover(sid, sc, valid, shown)
     gold_items = highlight.span_items(sc.gold_set(), scenarios.DOC, "G")
     return Edited(sid, sc, valid, selected, choices, evaluate(sid, _key(s for _, s in valid)),
                   evaluate(sid, _key(sc.pred)), {it.interval: it.id for it in gold_items})

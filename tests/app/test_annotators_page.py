@@ -372,6 +372,29 @@ def test_alignment_of_the_document_is_core_gamma_alignment(make_app, handmade, f
                for c in at.caption)
 
 
+def test_the_per_label_table_says_what_gamma_k_is(make_app) -> None:
+    """Tour 17: the per-label table's last column, "γ-k", was named nowhere on the page (the
+    tiles say γ and γ-cat); a caption says what each column measures for one label."""
+    at = _values_table(_wait_for_gamma(make_app(PAGE, data="sample")))
+    assert not at.exception, [e.value for e in at.exception]
+    table = next(d.value for d in at.dataframe if "γ-k" in d.value.columns)
+    assert list(table.columns) == ["label", "Fleiss' κ", "Krippendorff's α", "unitizing α_U",
+                                   "γ-k"]
+    (note,) = [c.value for c in at.caption if c.value.startswith("Each label alone")]
+    assert "γ-k: γ-cat of this label's units" in note and "Mathet 2018" in note
+
+
+def test_the_alignment_names_its_document_as_a_document(make_app) -> None:
+    """Tour 17: "γ alignment of 10" on the sample read as ten of something; the heading and the
+    chart's title say "document 10"."""
+    at = make_app(PAGE, data="sample", params={ann.K_ANN_DOC: "10"})
+    at = _tab(_wait_for_gamma(_tab(at, 0)), 2)
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(m.value == "**γ alignment of document 10**" for m in at.markdown)
+    (chart,) = [f for f in _figures(at) if "alignment" in str(f.get("layout", {}).get("title"))]
+    assert "Best alignment of document 10" in str(chart["layout"]["title"])
+
+
 # ---- background jobs ----------------------------------------------------------------------------
 
 

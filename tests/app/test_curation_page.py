@@ -85,6 +85,22 @@ def test_page_shows_the_core_proposal_and_progress() -> None:
     assert any("dispute" in df.value.columns for df in at.dataframe)
 
 
+
+def test_the_tiles_say_why_proposed_and_curated_spans_differ_before_any_decision() -> None:
+    """Tour 17: on the sample "Proposed spans 31" stood beside "Curated spans 29" with nothing
+    decided; the 31 count the rule's drop proposals too. Each tile's help says what it counts,
+    with the rule's keep and drop counts."""
+    at = _app()
+    assert not at.exception
+    r, _ = _expected()
+    help_of = {m.label: m.proto.help for m in at.metric}
+    keep = sum(d.decision == "keep" for d in r.decisions)
+    drop = len(r.decisions) - keep
+    assert drop > 0 and keep == r.set.span_count()  # the case the tiles must explain
+    assert f"{keep:,} it proposes to keep and {drop:,} to drop" in help_of["Proposed spans"]
+    assert "marked identically by every annotator" in help_of["Unanimous"]
+    assert "kept proposals" in help_of["Curated spans"]
+
 def test_accept_reject_relabel_and_rebound_change_the_curated_set_as_core_says() -> None:
     at = _app()
     r, disputed = _expected()

@@ -173,3 +173,15 @@ def test_the_answer_format_reads_as_an_example_not_as_a_value(make_app) -> None:
     (said,) = [m.value for m in at.markdown if m.value.startswith("**Your predictions**")]
     assert "a decimal, a fraction or a percentage, e.g. 0.375, 3/8 or 37.5%" in said
     assert f"a decimal within ±{exercises.TOLERANCE}" in said
+
+
+def test_the_exercise_says_its_labels_are_drawn_at_random(make_app) -> None:
+    """Tour 17: exercise 3 labels "starve if you vote" ad hominem and "truck yourself" appeal to
+    fear; a class asks why. The page says the generator draws labels and spans at random and
+    grades only the scores (core.teaching.exercises.SENTENCES)."""
+    at = _open(make_app, "3")
+    sc = exercise_ui.solve(3).exercise.scenario
+    assert any(s.label == "ad hominem" and "starve" in sc.text[s.start:s.end] for s in sc.gold)
+    (note,) = [c.value for c in at.caption if c.value.startswith("Offsets are")]
+    assert "labels and spans are drawn at random" in note
+    assert "only the scores are graded" in note

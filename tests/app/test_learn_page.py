@@ -403,3 +403,31 @@ def test_the_ladder_is_the_metric_differences_waterfall(make_app) -> None:
     assert max(drawn["end"]) == pytest.approx(1.25)
     (rule,) = [layer for layer in spec["layer"] if layer["mark"]["type"] == "rule"]
     assert rule["mark"]["strokeDash"] and rule["data"]["values"] == [{"one": 1}]
+
+
+def test_a_step_keeps_the_mover_widgets_so_the_keyboard_keeps_its_place(make_app) -> None:
+    """Tour 17: each step of the end box (or of the slider's thumb) by the keyboard made new
+    widgets (their keys held the editor's generation and the offsets), so the browser dropped the
+    focus to the page after every character and a keyboard user tabbed back ~30 stops per step.
+    The same keys after a step are the same widgets in the browser: the focus stays."""
+    sid = "figure1-s1"
+    at = _open(make_app, sid)
+
+    def mover_keys(at):
+        keys = [n.key for n in at.number_input if n.label in ("start", "end")]
+        return keys, at.slider[0].key
+
+    before = mover_keys(at)
+    (end,) = [n for n in at.number_input if n.label == "end"]
+    at.number_input(key=end.key).set_value(int(end.value) + 1).run()  # [42, 52)
+    assert not at.exception, [e.value for e in at.exception]
+    assert mover_keys(at) == before
+    assert at.slider[0].value == (42, 52)  # the slider follows the box
+    at.slider(key=before[1]).set_range(42, 53).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert mover_keys(at) == before
+    assert [int(n.value) for n in at.number_input if n.label in ("start", "end")] == [42, 53]
+    at.button(key="learn_reset").click().run()  # and a reset puts both back
+    assert mover_keys(at) == before
+    assert at.slider[0].value == (42, 51)
+    assert [int(n.value) for n in at.number_input if n.label in ("start", "end")] == [42, 51]

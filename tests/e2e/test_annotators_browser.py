@@ -148,7 +148,8 @@ def test_a_document_is_drawn_with_one_lane_per_annotator(
         assert page.get_by_text(name, exact=True).count() >= 1
     page.locator("#lane-gold").scroll_into_view_if_needed()
     st_ui.shot(page, "annotators_lanes")
-    page.get_by_text("γ alignment of 4").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.get_by_text("γ alignment of document 4").evaluate(
+        "e => e.scrollIntoView({block: 'start'})")
     st_ui.shot(page, "annotators_alignment")
     assert st_ui.app_errors(page) == []
 
@@ -224,4 +225,23 @@ def test_a_ranking_row_opens_the_document_on_the_documents_page(
     assert st_ui.value(page, "Left (reference)") == pair[0].strip()
     assert st_ui.value(page, "Right (compared)") == pair[1].strip()
     st_ui.shot(page, "annotators_to_documents")
+    assert st_ui.app_errors(page) == []
+
+
+@pytest.mark.parametrize("size", [{"width": 853, "height": 480}, {"width": 1280, "height": 720}])
+def test_no_label_of_the_menus_is_cut(app_url: str, page: Any, st_ui: SimpleNamespace,
+                                      size: dict[str, int]) -> None:
+    """Tour 17: in a 1280 × 720 window (and at 150 % zoom, 853 CSS px) the toggle in the fourth
+    column of the menus showed "Leave-one-out majo…" (at 150 %: "Leave-…"): a lead projecting the
+    page could not read what it switches. Every label of the page's menus shows whole."""
+    page.set_viewport_size(size)
+    st_ui.open_page(page, app_url, "annotators")
+    page.get_by_role("switch", name="Leave-one-out majority").wait_for(timeout=60_000)
+    _settle(page)
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMain"] label,'
+                  + ' [data-testid="stMain"] [data-testid="stWidgetLabel"] *')]
+              .filter(e => e.scrollWidth > e.clientWidth + 1)
+              .map(e => e.innerText)""")
+    assert cut == []
     assert st_ui.app_errors(page) == []

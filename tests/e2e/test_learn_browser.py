@@ -143,6 +143,33 @@ def test_move_a_span_with_the_slider(app_url: str, page: Any, st_ui: SimpleNames
     assert st_ui.app_errors(page) == []
 
 
+def test_keyboard_steps_keep_the_focus_on_the_box_and_the_thumb(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """Tour 17: every step of the end box or the slider's thumb by the keyboard dropped the focus
+    to the page, so the next step needed some thirty Tab presses; now the same control keeps it."""
+    _open(page, st_ui, app_url, "figure1-s1")
+    end_box = page.get_by_label("end", exact=True)
+    end_box.focus()
+    for end, recall in ((52, "0.4167 (5/12)"), (53, "0.4583 (11/24)")):
+        page.keyboard.press("ArrowUp")
+        page.keyboard.press("Enter")
+        _wait_tile(page, RECALL_2021, recall)
+        st_ui.wait_idle(page)
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "end"
+        assert end_box.input_value() == str(end)
+    thumb = page.get_by_test_id("stSlider").locator("input[type=range]").nth(1)
+    thumb.focus()
+    page.keyboard.press("ArrowRight")  # [42, 54): 12 of t1's 24 characters
+    _wait_tile(page, RECALL_2021, "0.5 (1/2)")
+    st_ui.wait_idle(page)
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+        "P1: start and end — end")
+    page.keyboard.press("ArrowRight")
+    _wait_tile(page, RECALL_2021, "0.5417 (13/24)")
+    assert st_ui.app_errors(page) == []
+
+
 def test_deep_link_opens_example9_with_both_recalls(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
