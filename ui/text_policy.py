@@ -19,10 +19,11 @@ against the same texts.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import streamlit as st
 
-from core.model import Corpus, bounds, graphemes
+from core.model import AnnotationSet, Corpus, bounds, graphemes
 from core.model.alignment import Alignment, align, onto
 from core.model.errors import Diagnostic, InputError
 from core.model.texts import reconcile
@@ -158,31 +159,53 @@ def same_texts(reports: list[FileReport]) -> list[FileReport]:
     with a warning."""
     order = sorted(range(len(reports)), key=lambda i: reports[i].role != "gold")
     reports = align_annotators(reports, order)
-    seen: dict[str, str | None] = {}
+    seen: dict[str, str] = {}
     owner: dict[str, str] = {}
     out = list(reports)
     for i in order:
         rep = reports[i]
         if not rep.ok:
             continue
-        try:
-            sets, carried = reconcile(seen, rep.texts, rep.sets, here=rep.file, there=owner)
-        except InputError as exc:
-            hint = "" if _annotators(rep) else ANNOTATOR_HINT
-            error = Diagnostic(rep.file, str(exc).removeprefix(f"{rep.file}: ") + hint,
-                               severity="error")
-            out[i] = dataclasses.replace(rep, sets=(), texts={}, error=error)
-            continue
+        sets: list[AnnotationSet] = list(rep.sets)
+        carried: list[str] = []
+        if seen:  # the first file's texts have nothing to differ from: reconcile finds nothing
+            try:
+                sets, carried = reconcile(seen, rep.texts, rep.sets, here=rep.file, there=owner)
+            except InputError as exc:
+                hint = "" if _annotators(rep) else ANNOTATOR_HINT
+                error = Diagnostic(rep.file, str(exc).removeprefix(f"{rep.file}: ") + hint,
+                                   severity="error")
+                out[i] = dataclasses.replace(rep, sets=(), texts={}, error=error)
+                continue
         if carried:
             own = {d: t if t is None or seen.get(d) is None else seen[d]
                    for d, t in rep.texts.items()}
             notes = tuple(Diagnostic(rep.file, w.removeprefix(f"{rep.file}: ")) for w in carried)
             out[i] = rep = dataclasses.replace(rep, sets=tuple(sets), texts=own,
                                                diagnostics=rep.diagnostics + notes)
-        for doc, text in rep.texts.items():
-            if text is not None and seen.get(doc) is None:
-                seen[doc], owner[doc] = text, rep.file
+        _adopt(seen, owner, rep.texts, rep.file)
     return out
+
+
+def _adopt(seen: dict[str, str], owner: dict[str, str], texts: Mapping[str, str | None],
+           file: str) -> None:
+    """Add to ``seen`` (every text known, never None) the documents of ``texts`` that it does
+    not know and ``texts`` gives a text, with ``file`` as their ``owner``, in the order of
+    ``texts``. A file of the documents known already (a prediction after its gold) adds
+    nothing, said by comparing the key views in C; the others' texts are gathered by a
+    comprehension (at 100,000 documents 0.02 s against the loop's 0.05 s, on the first
+    load's path; docs/performance.md, issue 29, seventeenth pass).
+
+    >>> seen, owner = {"a": "Hi."}, {"a": "g.json"}
+    >>> _adopt(seen, owner, {"b": "Yo.", "a": "Ho.", "c": None}, "p.json")
+    >>> seen, owner
+    ({'a': 'Hi.', 'b': 'Yo.'}, {'a': 'g.json', 'b': 'p.json'})
+    """
+    if texts.keys() <= seen.keys():
+        return
+    new = {doc: text for doc, text in texts.items() if text is not None and doc not in seen}
+    seen.update(new)
+    owner.update(dict.fromkeys(new, file))
 
 
 def for_the_page(diag: Diagnostic | None) -> Diagnostic | None:
