@@ -116,15 +116,29 @@ CONLLU_HINT = ("a CoNLL-U file (Universal Dependencies' ten columns, ID to MISC)
 
 
 UIMA_JSON_HINT = ("a UIMA CAS JSON file (WebAnno's and DKPro Core's \"UIMA CAS JSON\" export, "
-                  "or the JSON CAS of INCEpTION and dkpro-cassis), which SpanScope does not "
-                  "read; export the documents as UIMA CAS XMI (with its TypeSystem.xml) or "
-                  "WebAnno TSV 3 and read that export")
-"""What a UIMA CAS JSON file is and what to read instead, when detection fails on it."""
+                  "or the JSON CAS of INCEpTION and dkpro-cassis): read it with --format "
+                  "uima-json")
+"""What a UIMA CAS JSON file is and how to read it, when another reader is asked to."""
 
 _UIMA_JSON = re.compile(rb'\A\s*\{\s*"(?:_context|_views|%TYPES|%FEATURE_STRUCTURES|%VIEWS)"\s*:')
 """A UIMA CAS JSON file's first key: ``_context`` or ``_views`` (DKPro Core's JsonCasSerializer,
 which WebAnno 3 uses for its "UIMA CAS JSON" export), ``%TYPES``, ``%FEATURE_STRUCTURES`` or
 ``%VIEWS`` (the UIMA JSON CAS format 0.4 of UIMA 3, INCEpTION and dkpro-cassis)."""
+
+
+_UIMA_JSON_TEXT = re.compile(_UIMA_JSON.pattern.decode())
+
+
+def is_cas_json(head: str) -> bool:
+    """Whether a file's head (text) starts as a UIMA CAS JSON file: its first key is one of
+    :data:`_UIMA_JSON`'s (a byte order mark before it is allowed).
+
+    >>> is_cas_json('{"%TYPES" : {}, "%FEATURE_STRUCTURES": []}')
+    True
+    >>> is_cas_json('{"text": "_views"}')
+    False
+    """
+    return _UIMA_JSON_TEXT.match(head.removeprefix("\ufeff")) is not None
 
 
 def why_undetected_cas_json(data: bytes) -> str | None:
@@ -338,6 +352,7 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
     "core.formats.webanno_tsv2": lambda name, head: (
         "#" in head and ("#id=" in head or "#text=" in head)),
     "core.formats.xmi": lambda name, head: _named(name, ".xmi", ".xml") or "xmlns:xmi=" in head,
+    "core.formats.uima_json": lambda name, head: _starts(head, "{"),
     "core.formats.conll": lambda name, head: (
         _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))
         or _tag_last(head)),

@@ -801,13 +801,26 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     cases, loaders = _load_cases(cassis, files, xmis, name, single, notes)
     for note in notes:
         loaded.warn(note)
+    return read_cases(loaded, cases, loaders, name=name, options=options,
+                      one_file=single or len(files) == 1)
+
+
+def read_cases(loaded: Loaded, cases: Mapping[str, _Extract], loaders: Mapping[str, Any], *,
+               name: str, options: ReadOptions, one_file: bool) -> Loaded:
+    """The sets, texts and warnings of the CASes ``cases`` (one extract per file path, in the
+    order of the paths; ``loaders[path]()`` gives the file's extract with the segmentation
+    types) added to ``loaded``: the layer chosen over all of them, one set per annotator of
+    INCEpTION's export layout. Shared by the XMI reader and the UIMA CAS JSON reader
+    (:mod:`core.formats.uima_json`). ``one_file``: the input is one file, which messages name
+    as ``name``."""
+    paths = list(cases)
     choice, union = _choose_layer(cases, name, options, loaded)
-    entries = layout([_layout_key(p) for p in xmis], name, loaded)
+    entries = layout([_layout_key(p) for p in paths], name, loaded)
     per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     first_of: dict[tuple[str, str], tuple[str, str]] = {}
-    for path, entry in zip(xmis, entries, strict=True):
-        file = name if single or len(files) == 1 else member_name(name, path)
+    for path, entry in zip(paths, entries, strict=True):
+        file = name if one_file else member_name(name, path)
         ex = cases[path]
         if entry.user == INITIAL_CAS:
             loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped",
@@ -815,7 +828,7 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             continue
         set_name, role = export_set(
             entry.user,
-            PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(".zip"),
+            _input_stem(name),
             options.role)
         roles.setdefault(set_name, role)
         if entry.user is not None:
@@ -1062,11 +1075,22 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
     return spans
 
 
+def _input_stem(name: str) -> str:
+    """The input's name without its folder and its ``.xmi``, ``.json`` or ``.zip`` suffix."""
+    base = PurePosixPath(name.rstrip("/")).name
+    for suffix in (".xmi", ".json"):
+        if base.lower().endswith(suffix):
+            base = base[: -len(suffix)]
+            break
+    return base.removesuffix(".zip")
+
+
 def _layout_key(path: str) -> str:
     """The path that names document and annotator: ``annotation/d/alice/alice.xmi`` (a nested
-    zip ``annotation/d/alice.zip`` unpacked) counts as ``annotation/d/alice.tsv``."""
+    zip ``annotation/d/alice.zip`` unpacked) counts as ``annotation/d/alice.tsv``, and so does
+    ``annotation/d/alice.json`` (a UIMA CAS JSON export)."""
     p = PurePosixPath(path)
-    stem = p.name[: -len(".xmi")]
+    stem = p.stem
     if p.parent.name == stem and len(p.parts) > 1:
         p = p.parent
     return (p.parent / (stem + ".tsv")).as_posix()
