@@ -143,7 +143,10 @@ def type_system_above(path: Path) -> dict[str, bytes]:
         chain.append(folder)
         found = _type_system_in(folder)
         if found is not None:
-            return {"../" * up + found.name: found.read_bytes()}
+            # The folder's other type systems too, for a file that TypeSystem.xml does not
+            # describe (_type_system_beside).
+            return {"../" * up + p.name: p.read_bytes()
+                    for p in [found, *(d for d in _declared_in(folder) if d != found)]}
         if folder.parent == folder:
             break
         folder = folder.parent
@@ -770,7 +773,10 @@ def _select(ex: _Extract, layer: str, feature: str | None, short: str, again: An
     library's order). A layer that subsumes a type left out of the extract (``Token``, ...)
     is selected from the extract of the file parsed again with those types (``again()``);
     the document annotation (and any type extending it) is never a span, even under
-    ``uima.tcas.Annotation``."""
+    ``uima.tcas.Annotation``. A file whose type system lacks the layer (another file's, read
+    with another type system) has none of its annotations."""
+    if not ex.typesystem.contains_type(layer):
+        return []
     types = {t.name for t in ex.typesystem.get_type(layer).descendants}
     skipped = _Skipped(ex.typesystem)
     if any(skipped(t) for t in types):
@@ -797,10 +803,10 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     # One .xmi read from disk with its type system (core.formats.read_file_with_companions):
     # messages name the real files, not members of a folder.
     single = len(xmis) == 1 and PurePosixPath(name).name == PurePosixPath(xmis[0]).name
-    notes: list[str] = []
+    notes: list[tuple[str, str | None]] = []
     cases, loaders = _load_cases(cassis, files, xmis, name, single, notes)
-    for note in notes:
-        loaded.warn(note)
+    for note, about in notes:
+        loaded.warn(note, file=about)
     return read_cases(loaded, cases, loaders, name=name, options=options,
                       one_file=single or len(files) == 1)
 
@@ -893,11 +899,14 @@ def _token_sentences(ex: _Extract, text: str) -> Sentences:
 
 
 def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: str,
-                single: bool, notes: list[str]) -> tuple[dict[str, _Extract], dict[str, Any]]:
+                single: bool, notes: list[tuple[str, str | None]]
+                ) -> tuple[dict[str, _Extract], dict[str, Any]]:
     """Each ``.xmi`` parsed with its type system (each type system parsed once): its extract,
     and a function that parses it again with the segmentation and metadata types
     (:func:`_select` needs them for a layer that subsumes them). A type system found away
-    from the ``.xmi`` files (:func:`_elsewhere`) adds its note to ``notes``."""
+    from the ``.xmi`` files (:func:`_elsewhere`), or beside a file that the folder's
+    ``TypeSystem.xml`` does not describe (:func:`_type_system_beside`), adds its note to
+    ``notes`` (with the file it is about, None for the input)."""
     typesystems: dict[str, Any] = {}
     described: dict[str, tuple[_Types, _Types]] = {}
     cases: dict[str, _Extract] = {}
@@ -917,7 +926,7 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
                 away = _elsewhere(cassis, files, xmls, name, file)
                 ts_of_folder[ELSEWHERE] = None if away is None else away[0]
                 if away is not None:
-                    notes.append(away[1])
+                    notes.append((away[1], None))
             ts_path = ts_of_folder[ELSEWHERE]
         if ts_path is None:
             raise FormatError(file, "no type system: put TypeSystem.xml (INCEpTION writes it "
@@ -937,6 +946,14 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
                                   _Types(typesystems[ts_path], every=True))
         data = decode(file, files[path]).encode("utf-8")
         fast = _extract_fast(data, described[ts_path][0])
+        if fast == "types":
+            beside = _type_system_beside(cassis, files, xmls, ts_path, data, name, described)
+            if beside is not None:
+                notes.append((f"read with the type system {posixpath.basename(beside)} beside "
+                              f"it ({posixpath.basename(ts_path)} lacks some of its types)",
+                              file))
+                ts_path = beside
+                fast = _extract_fast(data, described[ts_path][0])
         if isinstance(fast, str):
             _refused(cassis, data, typesystems[ts_path], fast, file, ts_file)
         cases[path] = fast
@@ -948,6 +965,28 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
 
         loaders[path] = again
     return cases, loaders
+
+
+def _type_system_beside(cassis: Any, files: Mapping[str, bytes], xmls: list[str], chosen: str,
+                        data: bytes, name: str,
+                        described: dict[str, tuple[_Types, _Types]]) -> str | None:
+    """Another type system in the folder of ``chosen`` (the one read, which lacks a type of
+    the ``.xmi`` file ``data``) under which the file reads, or None. A folder may hold the type
+    systems of several pipelines (catalpa-cl/cas-visualizer's ``data/``: ``TypeSystem.xml`` and
+    ``dakoda_typesystem.xml``); ``TypeSystem.xml`` is tried first, then the others by name.
+    Each is loaded once (``described``); a broken one is passed over."""
+    folder = posixpath.dirname(chosen)
+    for other in sorted(p for p in xmls if p != chosen and posixpath.dirname(p) == folder
+                        and b"<typeSystemDescription" in files[p][:4096]):
+        if other not in described:
+            try:
+                ts = cassis.load_typesystem(decode(member_name(name, other), files[other]))
+            except Exception:  # lxml and cassis raise many types for a bad file
+                continue
+            described[other] = (_Types(ts), _Types(ts, every=True))
+        if isinstance(_extract_fast(data, described[other][0]), _Extract):
+            return other
+    return None
 
 
 def _refused(cassis: Any, data: bytes, typesystem: Any, reason: str, file: str,
