@@ -37,6 +37,7 @@ from types import ModuleType
 from typing import Literal
 
 from core.formats._sniff import (
+    LFS_POINTER,
     MAY_SNIFF,
     head_of,
     why_undetected,
@@ -291,8 +292,10 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
         names = source or ", ".join(sorted(files)[:5])
         whys = [(f, why) for f, d in files.items()
                 if (why := why_undetected(d) or why_undetected_name(f)) is not None]
-        if len(files) == 1 and whys and whys[0][1] == "the file is empty":
-            raise FormatError(names, "could not detect the format: the file is empty")
+        if len(files) == 1 and whys and (whys[0][1] == "the file is empty"
+                                         or whys[0][1].startswith(LFS_POINTER)):
+            # No format to pass would read it: naming them all would send the user round them.
+            raise FormatError(names, f"could not detect the format: {whys[0][1]}")
         said = ("" if not whys else ": " + whys[0][1] if len(files) == 1 else
                 ": " + "; ".join(f"{f}: {why}" for f, why in whys[:3]))
         raise FormatError(

@@ -71,6 +71,15 @@ def _starts_object(data: bytes) -> bool:
 _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f") + b"\x7f"
 
 
+LFS_POINTER = "a Git LFS pointer, not the file"
+"""How :func:`why_undetected` starts its answer for a Git LFS pointer file."""
+_LFS_POINTER = re.compile(rb"version https://git-lfs\.github\.com/spec/v1\r?\n"
+                          rb"(?:[a-z0-9.-]+ [^\n]*\n)*?size ([0-9]{1,18})\r?\n")
+"""A Git LFS pointer (the Git LFS specification: a ``version`` line, then keys in order,
+``oid`` and ``size`` among them), which a clone made without ``git lfs`` holds in place of
+the file."""
+
+
 def why_undetected(data: bytes) -> str | None:
     """Why no ``sniff`` can recognise ``data`` when the reason lies in the bytes, else None:
     the file is empty, holds binary bytes (a control character or a byte that is not UTF-8)
@@ -84,6 +93,10 @@ def why_undetected(data: bytes) -> str | None:
     """
     if not data.strip():
         return "the file is empty" if not data else "the file holds only white space"
+    pointer = _LFS_POINTER.match(data[:1024])
+    if pointer is not None:
+        return (f"{LFS_POINTER}: its content ({int(pointer.group(1)):,} bytes) is kept by Git "
+                "LFS; fetch it (git lfs pull) and read the file again")
     head = data[:HEAD_MAX]
     control = next((i for i, b in enumerate(head[:HEAD_MIN]) if b in _CONTROL), None)
     try:
