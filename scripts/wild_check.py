@@ -393,6 +393,12 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
         sentence: list[tuple[str, str]] = []
         for line in [*f.read_text(encoding="utf-8").splitlines(), ""]:
             cols = line.split()
+            if "\t" in line and line.strip():
+                # Tab-separated cells, ASCII blanks taken off: a token may be U+00A0 (vtner),
+                # which split() drops; trailing empty cells are no columns.
+                cols = [c.strip(" \r\n\f\v") for c in line.split("\t")]
+                while cols and not cols[-1]:
+                    cols.pop()
             # A "#" line is a comment only when its tag cell holds no tag (CoNLL-U's "# text
             # = ..."); "#<TAB>O" and "#hashtag<TAB>B-LOC" are tokens (BTC, WNUT17).
             if not cols or (line.startswith("#") and (
@@ -514,6 +520,10 @@ def _xmi_type_system(xmi: Path) -> Path:
         named = [p for p in folder.glob("*.xml") if p.name.lower() == "typesystem.xml"]
         if named:
             return named[0]
+        declared = [p for p in folder.glob("*.xml")
+                    if b"<typeSystemDescription" in p.read_bytes()[:4096]]
+        if len(declared) == 1:
+            return declared[0]
     for folder in [xmi.parent, *xmi.parents]:
         found = [p for p in folder.glob("*/*.xml")
                  if b"<typeSystemDescription" in p.read_bytes()[:4096]]
@@ -534,8 +544,23 @@ def xmi_layers(path: Path) -> dict[LayerKey, Reading]:
     names: list[str] = []  # over every file: a file may hold a layer only as its subtypes
     for xmi in _files(path, ".xmi"):
         ts_path = _xmi_type_system(xmi)
-        ts = load_typesystem(ts_path.read_text(encoding="utf-8"))
-        cas = load_cas_from_xmi(xmi.read_text(encoding="utf-8"), typesystem=ts)
+        # The type system cassis loads the file with: TypeSystem.xml, else another type
+        # system in its folder (cas-visualizer keeps two side by side).
+        for candidate in [ts_path, *sorted(p for p in ts_path.parent.glob("*.xml")
+                                           if p != ts_path and b"<typeSystemDescription"
+                                           in p.read_bytes()[:4096])]:
+            ts = load_typesystem(candidate.read_text(encoding="utf-8"))
+            try:
+                cas = load_cas_from_xmi(xmi.read_text(encoding="utf-8"), typesystem=ts)
+            except Exception:  # cassis's TypeNotFoundError and others: the next one
+                if candidate.parent == ts_path.parent and candidate != ts_path:
+                    continue
+                if candidate == ts_path and len(list(ts_path.parent.glob("*.xml"))) > 1:
+                    continue
+                raise
+            break
+        else:
+            raise FileNotFoundError(f"no type system reads {xmi}")
         cases.append((ts, cas))
         for ann in cas.select_all_annotations():
             name = ann.type.name
@@ -559,7 +584,11 @@ def xmi_layers(path: Path) -> dict[LayerKey, Reading]:
                     if label not in (None, "") and ann.begin < ann.end:
                         spans.append((ann.begin, ann.end, str(label)))
         per_file.append((cas.sofa_string, found))
-    return _by_layer(per_file)
+    # A feature that only another file's type system declares, with no value anywhere (two
+    # type systems of one folder declare POS_DET with and without 'source'), is no layer to
+    # compare: SpanScope lists the features of the annotations it reads.
+    return {key: reading for key, reading in _by_layer(per_file).items()
+            if reading.span_count or key[1] is None}
 
 
 def _by_layer(per_file: list[tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]]
@@ -695,8 +724,99 @@ def tsv3_layers(path: Path) -> dict[LayerKey, Reading]:
     return _by_layer(per_file)
 
 
+def _utf16_to_chars(text: str) -> dict[int, int]:
+    """Each UTF-16 code unit offset of ``text`` that falls between characters, as a character
+    offset (Java counts UTF-16 units; Python counts characters)."""
+    at: dict[int, int] = {}
+    unit = 0
+    for i, char in enumerate(text):
+        at[unit] = i
+        unit += 2 if ord(char) > 0xFFFF else 1
+    at[unit] = len(text)
+    return at
+
+
+def json_cas_layers(path: Path) -> dict[LayerKey, Reading]:
+    """UIMA JSON CAS 0.4 through the ``json`` module (the format's specification, not
+    dkpro-cassis, which SpanScope uses): the ``_InitialView`` sofa's text; for every type in
+    ``%TYPES`` below ``uima.tcas.Annotation`` (but tokens, sentences and the document
+    annotation's subtypes) and every feature whose ``%RANGE`` is a string, integer or boolean
+    (its own or a super type's), the view's members of that type with a value, offsets turned
+    from UTF-16 units into characters."""
+    per_file: list[tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]] = []
+    for file in _files(path, ".json"):
+        data = json.loads(file.read_text(encoding="utf-8"))
+        if "%TYPES" not in data:
+            per_file.append(_legacy_json_cas(data))
+            continue
+        types = data["%TYPES"]
+
+        def chain(name: str, types: dict[str, Any] = types) -> list[str]:
+            out = [name]
+            while out[-1] in types:
+                out.append(types[out[-1]]["%SUPER_TYPE"])
+            return out
+
+        fss = data["%FEATURE_STRUCTURES"]
+        by_id = {fs["%ID"]: fs for fs in fss}
+        view = data["%VIEWS"]["_InitialView"]
+        text = by_id[view["%SOFA"]].get("sofaString") or ""
+        at = _utf16_to_chars(text)
+        found: dict[LayerKey, list[tuple[int, int, str]]] = {}
+        for member in view["%MEMBERS"]:
+            fs = by_id[member]
+            name = fs["%TYPE"]
+            above = chain(name)
+            if ("uima.tcas.Annotation" not in above or "uima.tcas.DocumentAnnotation" in above
+                    or name.rsplit(".", 1)[-1] in _NOT_LAYERS):
+                continue
+            features = [f for t in above if t in types for f, spec in types[t].items()
+                        if not f.startswith("%") and isinstance(spec, dict)
+                        and spec.get("%RANGE") in _LABEL_RANGES] or [None]
+            for feature in features:
+                spans = found.setdefault((name, feature), [])
+                label = name.rsplit(".", 1)[-1] if feature is None else fs.get(feature)
+                begin, end = fs.get("begin", 0), fs.get("end", 0)
+                if label not in (None, "") and begin < end:
+                    spans.append((at[begin], at[end], str(label)))
+        per_file.append((text, found))
+    return _by_layer(per_file)
+
+
+def _legacy_json_cas(data: dict[str, Any]
+                     ) -> tuple[str, dict[LayerKey, list[tuple[int, int, str]]]]:
+    """UIMA 2's JsonCasSerializer layout (WebAnno 3's "UIMA CAS JSON"): the ``_InitialView``
+    sofa's text in ``_referenced_fss``; every type of the ``_InitialView`` view whose records
+    have an ``end`` (a ``begin`` of 0 is left out), but tokens, sentences, tagsets and the
+    document metadata, by its short name, with every string, integer or boolean feature;
+    UTF-16 offsets. Full type names are not compared (the file gives short names)."""
+    sofa = next(fs for fs in data["_referenced_fss"].values()
+                if fs.get("_type") == "Sofa" and fs.get("sofaID") == "_InitialView")
+    text = sofa.get("sofaString") or ""
+    at = _utf16_to_chars(text)
+    found: dict[LayerKey, list[tuple[int, int, str]]] = {}
+    for short, records in data["_views"]["_InitialView"].items():
+        records = [data["_referenced_fss"][str(r)] if isinstance(r, int) else r
+                   for r in records]
+        if short in _NOT_LAYERS or short.startswith("Document") or not any(
+                "end" in r for r in records):
+            continue
+        features = sorted({k for r in records for k, v in r.items()
+                           if k not in ("sofa", "begin", "end") and not k.startswith("_")
+                           and type(v) in (str, int, bool)}) or [None]
+        for feature in features:
+            spans = found.setdefault((short, feature), [])
+            for r in records:
+                label = short if feature is None else r.get(feature)
+                begin, end = r.get("begin", 0), r.get("end", 0)
+                if label not in (None, "") and begin < end:
+                    spans.append((at[begin], at[end], str(label)))
+    return text, found
+
+
 LAYERED: dict[str, Callable[[Path], dict[LayerKey, Reading]]] = {
     "uima-xmi": xmi_layers,
+    "uima-json": json_cas_layers,
     "webanno-tsv": tsv3_layers,
 }
 """Formats with several span layers: every layer and feature is compared."""
@@ -892,7 +1012,8 @@ INDEPENDENT_NAMES = {
     "semeval2021": "json", "ptc": "PTC specification", "mafalda": "json (evaluator's reading)",
     "doccano": "json", "label-studio": "json", "brat": "brat specification",
     "conll": "seqeval", "spacy": "spaCy / json", "spans-csv": "csv", "hateval": "csv",
-    "uima-xmi": "dkpro-cassis", "webanno-tsv": "TSV 3 specification",
+    "uima-xmi": "dkpro-cassis", "uima-json": "json (JSON CAS 0.4 specification)",
+    "webanno-tsv": "TSV 3 specification",
 }
 
 

@@ -127,7 +127,7 @@ FOCUS = {
 }
 """What the disputed-span navigation steps through (a filter of the disputed proposals)."""
 SPAN_FORMATS = tuple(f for f in WRITABLE if f != "hateval")
-WRITTEN_AS = {"uima-xmi": "webanno-tsv", "webanno-tsv2": "webanno-tsv"}
+WRITTEN_AS = {"uima-xmi": "webanno-tsv", "uima-json": "webanno-tsv", "webanno-tsv2": "webanno-tsv"}
 """Read-only formats and the writable one the curated set goes back as: INCEpTION and WebAnno,
 whose exports these are, import WebAnno TSV 3 (docs/formats.md, ``webanno-tsv``)."""
 SHORTCUTS = {"accept": "A", "keep": "K", "drop": "X", "relabel": "L", "bounds": "B",

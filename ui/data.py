@@ -47,8 +47,8 @@ SET_NAME_CUT = 12  # characters of a set name in that cell (a UUID is 36)
 UPLOAD_HELP = (
     "Any number of files in any supported format: SemEval-2021 JSON, PTC TSV, MAFALDA JSONL, "
     "brat .ann, doccano JSONL, Label Studio (JSON, CSV, TSV), HatEval TSV, spans CSV, "
-    "INCEpTION / WebAnno TSV (3 or 2), UIMA CAS XMI (with its TypeSystem.xml), CoNLL BIO, "
-    "spaCy (.spacy, JSONL), Parquet (a spans table; its .texts.parquet beside it in a "
+    "INCEpTION / WebAnno TSV (3 or 2), UIMA CAS XMI (with its TypeSystem.xml) or JSON, "
+    "CoNLL BIO, spaCy (.spacy, JSONL), Parquet (a spans table; its .texts.parquet beside it in a "
     ".zip), or a .zip of a folder.")
 """The uploader's label: every format a file may be in."""
 

@@ -614,7 +614,7 @@ def uploaded_folder(files: Any) -> list[Upload]:
                                        filename=folder, file_id=f"folder:{ids}")))
 
 
-TOOL_EXPORTS = ("brat", "webanno-tsv", "webanno-tsv2", "uima-xmi")
+TOOL_EXPORTS = ("brat", "webanno-tsv", "webanno-tsv2", "uima-xmi", "uima-json")
 """Formats whose folder is one input even when it cannot be read: a tool's export whose error
 says more than its files read one by one would."""
 

@@ -37,11 +37,10 @@ from types import ModuleType
 from typing import Literal
 
 from core.formats._sniff import (
+    LFS_POINTER,
     MAY_SNIFF,
-    UIMA_JSON_HINT,
     head_of,
     why_undetected,
-    why_undetected_cas_json,
     why_undetected_name,
 )
 from core.formats.archive import check_binary_cas_export, unpack_zips
@@ -68,6 +67,7 @@ FORMATS: dict[str, str] = {
     "webanno-tsv": "core.formats.webanno",
     "webanno-tsv2": "core.formats.webanno_tsv2",
     "uima-xmi": "core.formats.xmi",
+    "uima-json": "core.formats.uima_json",
     "conll": "core.formats.conll",
     "spacy": "core.formats.spacy_docs",
     "parquet": "core.formats.parquet",
@@ -291,16 +291,13 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
     if scores[best] <= 0:
         names = source or ", ".join(sorted(files)[:5])
         whys = [(f, why) for f, d in files.items()
-                if (why := why_undetected(d) or why_undetected_cas_json(d)
-                    or why_undetected_name(f)) is not None]
-        if len(files) == 1 and whys and whys[0][1] == "the file is empty":
-            raise FormatError(names, "could not detect the format: the file is empty")
+                if (why := why_undetected(d) or why_undetected_name(f)) is not None]
+        if len(files) == 1 and whys and (whys[0][1] == "the file is empty"
+                                         or whys[0][1].startswith(LFS_POINTER)):
+            # No format to pass would read it: naming them all would send the user round them.
+            raise FormatError(names, f"could not detect the format: {whys[0][1]}")
         said = ("" if not whys else ": " + whys[0][1] if len(files) == 1 else
                 ": " + "; ".join(f"{f}: {why}" for f, why in whys[:3]))
-        if len(whys) == len(files) and all(why == UIMA_JSON_HINT for _, why in whys):
-            # No reader reads it: naming the formats to pass would send the user round them all.
-            every = "" if len(files) == 1 else f"every file ({len(files)}, e.g. {whys[0][0]}) is "
-            raise FormatError(names, f"could not detect the format: {every}{UIMA_JSON_HINT}")
         raise FormatError(
             names,
             f"could not detect the format{said}; pass it explicitly (one of: "

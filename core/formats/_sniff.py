@@ -71,6 +71,15 @@ def _starts_object(data: bytes) -> bool:
 _CONTROL = bytes(b for b in range(32) if b not in b"\t\n\r\f") + b"\x7f"
 
 
+LFS_POINTER = "a Git LFS pointer, not the file"
+"""How :func:`why_undetected` starts its answer for a Git LFS pointer file."""
+_LFS_POINTER = re.compile(rb"version https://git-lfs\.github\.com/spec/v1\r?\n"
+                          rb"(?:[a-z0-9.-]+ [^\n]*\n)*?size ([0-9]{1,18})\r?\n")
+"""A Git LFS pointer (the Git LFS specification: a ``version`` line, then keys in order,
+``oid`` and ``size`` among them), which a clone made without ``git lfs`` holds in place of
+the file."""
+
+
 def why_undetected(data: bytes) -> str | None:
     """Why no ``sniff`` can recognise ``data`` when the reason lies in the bytes, else None:
     the file is empty, holds binary bytes (a control character or a byte that is not UTF-8)
@@ -84,6 +93,10 @@ def why_undetected(data: bytes) -> str | None:
     """
     if not data.strip():
         return "the file is empty" if not data else "the file holds only white space"
+    pointer = _LFS_POINTER.match(data[:1024])
+    if pointer is not None:
+        return (f"{LFS_POINTER}: its content ({int(pointer.group(1)):,} bytes) is kept by Git "
+                "LFS; fetch it (git lfs pull) and read the file again")
     head = data[:HEAD_MAX]
     control = next((i for i, b in enumerate(head[:HEAD_MIN]) if b in _CONTROL), None)
     try:
@@ -116,15 +129,29 @@ CONLLU_HINT = ("a CoNLL-U file (Universal Dependencies' ten columns, ID to MISC)
 
 
 UIMA_JSON_HINT = ("a UIMA CAS JSON file (WebAnno's and DKPro Core's \"UIMA CAS JSON\" export, "
-                  "or the JSON CAS of INCEpTION and dkpro-cassis), which SpanScope does not "
-                  "read; export the documents as UIMA CAS XMI (with its TypeSystem.xml) or "
-                  "WebAnno TSV 3 and read that export")
-"""What a UIMA CAS JSON file is and what to read instead, when detection fails on it."""
+                  "or the JSON CAS of INCEpTION and dkpro-cassis): read it with --format "
+                  "uima-json")
+"""What a UIMA CAS JSON file is and how to read it, when another reader is asked to."""
 
 _UIMA_JSON = re.compile(rb'\A\s*\{\s*"(?:_context|_views|%TYPES|%FEATURE_STRUCTURES|%VIEWS)"\s*:')
 """A UIMA CAS JSON file's first key: ``_context`` or ``_views`` (DKPro Core's JsonCasSerializer,
 which WebAnno 3 uses for its "UIMA CAS JSON" export), ``%TYPES``, ``%FEATURE_STRUCTURES`` or
 ``%VIEWS`` (the UIMA JSON CAS format 0.4 of UIMA 3, INCEpTION and dkpro-cassis)."""
+
+
+_UIMA_JSON_TEXT = re.compile(_UIMA_JSON.pattern.decode())
+
+
+def is_cas_json(head: str) -> bool:
+    """Whether a file's head (text) starts as a UIMA CAS JSON file: its first key is one of
+    :data:`_UIMA_JSON`'s (a byte order mark before it is allowed).
+
+    >>> is_cas_json('{"%TYPES" : {}, "%FEATURE_STRUCTURES": []}')
+    True
+    >>> is_cas_json('{"text": "_views"}')
+    False
+    """
+    return _UIMA_JSON_TEXT.match(head.removeprefix("\ufeff")) is not None
 
 
 def why_undetected_cas_json(data: bytes) -> str | None:
@@ -338,6 +365,7 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
     "core.formats.webanno_tsv2": lambda name, head: (
         "#" in head and ("#id=" in head or "#text=" in head)),
     "core.formats.xmi": lambda name, head: _named(name, ".xmi", ".xml") or "xmlns:xmi=" in head,
+    "core.formats.uima_json": lambda name, head: _starts(head, "{"),
     "core.formats.conll": lambda name, head: (
         _named(name, *CONLL_SUFFIXES) or not _starts(head, ("{", "["))
         or _tag_last(head)),

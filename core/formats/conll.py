@@ -269,6 +269,10 @@ def _is_tag(cell: str) -> bool:
     return bool(_TAG.match(cell) or _SUFFIX_TAG.match(cell))
 
 
+_BLANKS = " \t\n\r\f\v"
+"""The characters taken off a tab-separated token's ends: ASCII blanks, not Unicode spaces."""
+
+
 def _is_comment(cols: Sequence[str], tag_at: int) -> bool:
     """Is this line (its columns) a comment: ``#`` first, no tag in the tag cell?"""
     if cols[0].strip() != "#":
@@ -483,7 +487,9 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
             _refuse_columns(file, line, len(cols), number, column, tag_at)
         token, tag = cols[column], cols[tag_index].strip()
         if "\t" in line:
-            token = token.strip()
+            # ASCII blanks only: a token may be U+00A0 or another Unicode space a tokenizer
+            # kept (vtner's dev.conll), which str.strip() would take for an empty column.
+            token = token.strip(_BLANKS)
         if not token:
             raise FormatError(file, "expected a token, got an empty column", line=number,
                               field=f"column {column + 1}")

@@ -72,6 +72,7 @@ from core.formats._common import (
 from core.formats._sniff import is_span_objects, is_triples, json_head
 from core.model import AnnotationSet, Role, Span
 from core.model.errors import FormatError
+from core.model.textsafe import one_line
 
 FORMAT = "doccano"
 
@@ -369,8 +370,25 @@ def _text(out: _File, line: int | None, prefix: tuple[str | int, ...],
     return None
 
 
+def _whole_text_labels(items: object) -> list[str] | None:
+    """The labels of a text classification record (``"label": ["POS"]`` or ``"label": "POS"``,
+    doccano's text classification export), else None."""
+    if isinstance(items, str):
+        return [items]
+    if isinstance(items, list) and items and all(isinstance(i, str) for i in items):
+        return [str(i) for i in items]
+    return None
+
+
 def _triples(file: str, line: int | None, prefix: tuple[str | int, ...], key: str,
              items: object, text: str | None, options: ReadOptions) -> list[Span]:
+    labels = _whole_text_labels(items)
+    if labels is not None:
+        shown = ", ".join(repr(one_line(lab)[:40]) for lab in labels[:3])
+        raise FormatError(file, f"the record labels the whole text ({shown}), as doccano's text "
+                          "classification export does: no spans (character offsets) to read; "
+                          "export a sequence labeling project", line=line, field=key,
+                          path=json_path(*prefix, key) if prefix else None)
     if not isinstance(items, list):
         raise FormatError(file, "expected a list of [start, end, label] triples",
                           line=line, field=key, path=json_path(*prefix, key) if prefix else None)

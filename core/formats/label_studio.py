@@ -72,7 +72,10 @@ def sniff(filename: str, head: str) -> int:
             return 0
         return 95 if filename.lower().endswith((".csv", ".tsv")) else 85
     found = json_head(head)
-    if found.kind in ("array", "object") and found.records:
+    # One record on the only line is a task file written without indentation (one task as a
+    # script or the API writes it), not JSON Lines: Label Studio exports no JSON Lines.
+    one_line_task = found.kind == "lines" and len(found.records) == 1
+    if (found.kind in ("array", "object") or one_line_task) and found.records:
         task = found.records[0]
         if isinstance(task.get("data"), dict) and any(
                 isinstance(task.get(key), list) for key, _ in _ENTRIES):
@@ -120,7 +123,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         records = load_json(file, content)
         if isinstance(records, list):
             return _read_min(file, content, enumerate(records), options)
-    value = load_json(file, content)
+    value = _load_export(file, content)
     if isinstance(value, dict):
         value = [value]  # a single exported task
     if not isinstance(value, list):
@@ -128,6 +131,21 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     if value and is_min_record(value[0]):
         return _read_min(file, content, enumerate(value), options)
     return _read_tasks(file, content, enumerate(value), options)
+
+
+def _load_export(file: str, content: str) -> Any:
+    """The file's one JSON value; a second value after a task object on its first line is
+    JSON Lines, which Label Studio never exports: the error says so and what to give."""
+    try:
+        return load_json(file, content)
+    except FormatError as exc:
+        if not (exc.diagnostic.message.endswith("Extra data")
+                and content.lstrip().startswith("{")):
+            raise
+        raise FormatError(file, "a second JSON value after the first task: this is JSON Lines "
+                          "(one task per line), which Label Studio does not export; read the "
+                          "project's export (Export, then JSON), or put the tasks in one JSON "
+                          "list", line=exc.line) from None
 
 
 MIN_META = ("id", "annotator", "annotation_id", "created_at", "updated_at", "lead_time",

@@ -143,7 +143,10 @@ def type_system_above(path: Path) -> dict[str, bytes]:
         chain.append(folder)
         found = _type_system_in(folder)
         if found is not None:
-            return {"../" * up + found.name: found.read_bytes()}
+            # The folder's other type systems too, for a file that TypeSystem.xml does not
+            # describe (_type_system_beside).
+            return {"../" * up + p.name: p.read_bytes()
+                    for p in [found, *(d for d in _declared_in(folder) if d != found)]}
         if folder.parent == folder:
             break
         folder = folder.parent
@@ -770,7 +773,10 @@ def _select(ex: _Extract, layer: str, feature: str | None, short: str, again: An
     library's order). A layer that subsumes a type left out of the extract (``Token``, ...)
     is selected from the extract of the file parsed again with those types (``again()``);
     the document annotation (and any type extending it) is never a span, even under
-    ``uima.tcas.Annotation``."""
+    ``uima.tcas.Annotation``. A file whose type system lacks the layer (another file's, read
+    with another type system) has none of its annotations."""
+    if not ex.typesystem.contains_type(layer):
+        return []
     types = {t.name for t in ex.typesystem.get_type(layer).descendants}
     skipped = _Skipped(ex.typesystem)
     if any(skipped(t) for t in types):
@@ -797,17 +803,30 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
     # One .xmi read from disk with its type system (core.formats.read_file_with_companions):
     # messages name the real files, not members of a folder.
     single = len(xmis) == 1 and PurePosixPath(name).name == PurePosixPath(xmis[0]).name
-    notes: list[str] = []
+    notes: list[tuple[str, str | None]] = []
     cases, loaders = _load_cases(cassis, files, xmis, name, single, notes)
-    for note in notes:
-        loaded.warn(note)
+    for note, about in notes:
+        loaded.warn(note, file=about)
+    return read_cases(loaded, cases, loaders, name=name, options=options,
+                      one_file=single or len(files) == 1)
+
+
+def read_cases(loaded: Loaded, cases: Mapping[str, _Extract], loaders: Mapping[str, Any], *,
+               name: str, options: ReadOptions, one_file: bool) -> Loaded:
+    """The sets, texts and warnings of the CASes ``cases`` (one extract per file path, in the
+    order of the paths; ``loaders[path]()`` gives the file's extract with the segmentation
+    types) added to ``loaded``: the layer chosen over all of them, one set per annotator of
+    INCEpTION's export layout. Shared by the XMI reader and the UIMA CAS JSON reader
+    (:mod:`core.formats.uima_json`). ``one_file``: the input is one file, which messages name
+    as ``name``."""
+    paths = list(cases)
     choice, union = _choose_layer(cases, name, options, loaded)
-    entries = layout([_layout_key(p) for p in xmis], name, loaded)
+    entries = layout([_layout_key(p) for p in paths], name, loaded)
     per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     first_of: dict[tuple[str, str], tuple[str, str]] = {}
-    for path, entry in zip(xmis, entries, strict=True):
-        file = name if single or len(files) == 1 else member_name(name, path)
+    for path, entry in zip(paths, entries, strict=True):
+        file = name if one_file else member_name(name, path)
         ex = cases[path]
         if entry.user == INITIAL_CAS:
             loaded.warn(f"{path}: INCEpTION's initial state of the document; skipped",
@@ -815,7 +834,7 @@ def _read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loa
             continue
         set_name, role = export_set(
             entry.user,
-            PurePosixPath(name.rstrip("/")).name.removesuffix(".xmi").removesuffix(".zip"),
+            _input_stem(name),
             options.role)
         roles.setdefault(set_name, role)
         if entry.user is not None:
@@ -880,11 +899,14 @@ def _token_sentences(ex: _Extract, text: str) -> Sentences:
 
 
 def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: str,
-                single: bool, notes: list[str]) -> tuple[dict[str, _Extract], dict[str, Any]]:
+                single: bool, notes: list[tuple[str, str | None]]
+                ) -> tuple[dict[str, _Extract], dict[str, Any]]:
     """Each ``.xmi`` parsed with its type system (each type system parsed once): its extract,
     and a function that parses it again with the segmentation and metadata types
     (:func:`_select` needs them for a layer that subsumes them). A type system found away
-    from the ``.xmi`` files (:func:`_elsewhere`) adds its note to ``notes``."""
+    from the ``.xmi`` files (:func:`_elsewhere`), or beside a file that the folder's
+    ``TypeSystem.xml`` does not describe (:func:`_type_system_beside`), adds its note to
+    ``notes`` (with the file it is about, None for the input)."""
     typesystems: dict[str, Any] = {}
     described: dict[str, tuple[_Types, _Types]] = {}
     cases: dict[str, _Extract] = {}
@@ -904,7 +926,7 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
                 away = _elsewhere(cassis, files, xmls, name, file)
                 ts_of_folder[ELSEWHERE] = None if away is None else away[0]
                 if away is not None:
-                    notes.append(away[1])
+                    notes.append((away[1], None))
             ts_path = ts_of_folder[ELSEWHERE]
         if ts_path is None:
             raise FormatError(file, "no type system: put TypeSystem.xml (INCEpTION writes it "
@@ -924,6 +946,14 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
                                   _Types(typesystems[ts_path], every=True))
         data = decode(file, files[path]).encode("utf-8")
         fast = _extract_fast(data, described[ts_path][0])
+        if fast == "types":
+            beside = _type_system_beside(cassis, files, xmls, ts_path, data, name, described)
+            if beside is not None:
+                notes.append((f"read with the type system {posixpath.basename(beside)} beside "
+                              f"it ({posixpath.basename(ts_path)} lacks some of its types)",
+                              file))
+                ts_path = beside
+                fast = _extract_fast(data, described[ts_path][0])
         if isinstance(fast, str):
             _refused(cassis, data, typesystems[ts_path], fast, file, ts_file)
         cases[path] = fast
@@ -935,6 +965,28 @@ def _load_cases(cassis: Any, files: Mapping[str, bytes], xmis: list[str], name: 
 
         loaders[path] = again
     return cases, loaders
+
+
+def _type_system_beside(cassis: Any, files: Mapping[str, bytes], xmls: list[str], chosen: str,
+                        data: bytes, name: str,
+                        described: dict[str, tuple[_Types, _Types]]) -> str | None:
+    """Another type system in the folder of ``chosen`` (the one read, which lacks a type of
+    the ``.xmi`` file ``data``) under which the file reads, or None. A folder may hold the type
+    systems of several pipelines (catalpa-cl/cas-visualizer's ``data/``: ``TypeSystem.xml`` and
+    ``dakoda_typesystem.xml``); ``TypeSystem.xml`` is tried first, then the others by name.
+    Each is loaded once (``described``); a broken one is passed over."""
+    folder = posixpath.dirname(chosen)
+    for other in sorted(p for p in xmls if p != chosen and posixpath.dirname(p) == folder
+                        and b"<typeSystemDescription" in files[p][:4096]):
+        if other not in described:
+            try:
+                ts = cassis.load_typesystem(decode(member_name(name, other), files[other]))
+            except Exception:  # lxml and cassis raise many types for a bad file
+                continue
+            described[other] = (_Types(ts), _Types(ts, every=True))
+        if isinstance(_extract_fast(data, described[other][0]), _Extract):
+            return other
+    return None
 
 
 def _refused(cassis: Any, data: bytes, typesystem: Any, reason: str, file: str,
@@ -1062,11 +1114,22 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
     return spans
 
 
+def _input_stem(name: str) -> str:
+    """The input's name without its folder and its ``.xmi``, ``.json`` or ``.zip`` suffix."""
+    base = PurePosixPath(name.rstrip("/")).name
+    for suffix in (".xmi", ".json"):
+        if base.lower().endswith(suffix):
+            base = base[: -len(suffix)]
+            break
+    return base.removesuffix(".zip")
+
+
 def _layout_key(path: str) -> str:
     """The path that names document and annotator: ``annotation/d/alice/alice.xmi`` (a nested
-    zip ``annotation/d/alice.zip`` unpacked) counts as ``annotation/d/alice.tsv``."""
+    zip ``annotation/d/alice.zip`` unpacked) counts as ``annotation/d/alice.tsv``, and so does
+    ``annotation/d/alice.json`` (a UIMA CAS JSON export)."""
     p = PurePosixPath(path)
-    stem = p.name[: -len(".xmi")]
+    stem = p.stem
     if p.parent.name == stem and len(p.parts) > 1:
         p = p.parent
     return (p.parent / (stem + ".tsv")).as_posix()

@@ -769,3 +769,11 @@ def test_a_store_of_an_earlier_spanscope_keeps_its_last_decision_undoable_and_sa
     # click's rerun, nor in another session
     assert not any("earlier SpanScope" in i.value for i in fresh.info)
     assert not any("earlier SpanScope" in i.value for i in _app().info)
+
+
+def test_annotators_read_from_uima_cas_json_get_the_curated_set_as_webanno_tsv() -> None:
+    """wild11: INCEpTION's UIMA CAS JSON export (``uima-json``, read only) goes back as WebAnno
+    TSV 3, as its XMI does (INCEpTION imports both)."""
+    a = state.FileReport("a", "uima-json", "annotator", "a", TEXTS, (SETS[0],))
+    ws = state.build_workspace([a], key="k", title="t", shareable=False)
+    assert cur.source_format(ws, ["ann1"]) == "webanno-tsv"

@@ -142,7 +142,8 @@ FORMAT_WORDS = {"brat": "brat", "conll": "CoNLL", "doccano": "doccano", "hateval
                 "label-studio": "Label Studio", "mafalda": "MAFALDA JSONL",
                 "mafalda-llm": "MAFALDA JSONL", "parquet": "Parquet", "ptc": "PTC TSV",
                 "semeval2021": "SemEval-2021 JSON", "spacy": "spaCy", "spans-csv": "spans CSV",
-                "uima-xmi": "UIMA CAS XMI", "webanno-tsv": "WebAnno TSV (3",
+                "uima-xmi": "UIMA CAS XMI", "uima-json": "TypeSystem.xml) or JSON",
+                "webanno-tsv": "WebAnno TSV (3",
                 "webanno-tsv2": "WebAnno TSV (3 or 2)"}
 
 

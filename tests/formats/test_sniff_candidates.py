@@ -53,7 +53,7 @@ def _check(name: str, head: str) -> None:
 def test_every_built_in_format_has_a_test() -> None:
     assert set(BUILT_IN) == set(FORMATS) - {f for f, p in FORMATS.items()
                                             if not p.startswith("core.formats.")}
-    assert len(BUILT_IN) == 15
+    assert len(BUILT_IN) == 16
 
 
 def test_the_constants_are_the_modules() -> None:

@@ -1,12 +1,12 @@
-"""Two refusals from the wild10 tour of real exports that said too little.
+"""Two refusals from the wild10 tour of real exports that said too little (the first file is
+read since the wild11 tour, ``tests/formats/test_uima_json.py``).
 
 * A UIMA CAS JSON file (WebAnno 3's and DKPro Core's "UIMA CAS JSON" export, keys ``_context``,
   ``_views``, ``_referenced_fss``, as in desothier1/webanno_annotation_file_processing_2022@708dd73
   ``process_json_files/extracted_annotations/*.json``; or the UIMA JSON CAS 0.4 layout of
   INCEpTION and dkpro-cassis, keys ``%TYPES``, ``%FEATURE_STRUCTURES``, ``%VIEWS``) was refused
   with "could not detect the format; pass it explicitly (one of: ...)", which sends the user
-  through fifteen formats none of which reads it. It now says what the file is and which export
-  to read instead.
+  through fifteen formats none of which reads it. It is now detected and read as ``uima-json``.
 * A folder of Label Studio task files (Label Studio 0.x keeps one per task in its project's
   ``completions/`` folder, as HumanSignal/label-studio@1d7b0b1
   ``examples/named_entity/completions/``) was refused with "expected one JSON file, got a folder
@@ -57,29 +57,26 @@ def _legacy_bytes() -> bytes:
 
 @pytest.mark.parametrize("data", [_legacy_bytes(), json.dumps(CAS_04).encode()],
                          ids=["webanno-legacy", "json-cas-0.4"])
-def test_a_uima_cas_json_file_is_named_and_the_exports_to_read_instead_given(
-        data: bytes) -> None:
-    with pytest.raises(FormatError) as exc:
-        detect({"1f82c62.json": data})
-    message = str(exc.value)
-    assert message.startswith("1f82c62.json: could not detect the format: a UIMA CAS JSON file")
-    assert "UIMA CAS XMI" in message and "WebAnno TSV 3" in message
-    assert "pass it explicitly" not in message  # no reader would read it
+def test_a_uima_cas_json_file_is_detected_and_read(data: bytes) -> None:
+    """Since the wild11 tour: read (``core/formats/uima_json.py``), no longer refused."""
+    assert detect({"1f82c62.json": data}) == "uima-json"
+    loaded = load_files({"1f82c62.json": data}, options=ReadOptions())
+    assert [(s.start, s.end) for s in loaded.sets[0].spans["1f82c62"]] == [(4, 11)]
 
 
-def test_a_uima_cas_json_file_on_the_command_line_says_what_it_is(
+def test_a_uima_cas_json_file_on_the_command_line_is_read(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "1f82c62.json"
     path.write_bytes(_legacy_bytes())
-    assert main(["validate", str(path)]) == 1
-    out = capsys.readouterr()
-    assert f"{path}: could not detect the format: a UIMA CAS JSON file" in out.out + out.err
+    assert main(["validate", str(path)]) == 0
+    assert "uima-json" in capsys.readouterr().out
 
 
-def test_a_uima_cas_json_file_read_as_xmi_says_what_it_is() -> None:
+def test_a_uima_cas_json_file_read_as_xmi_says_how_to_read_it() -> None:
     with pytest.raises(FormatError) as exc:
         load_files({"1f82c62.json": _legacy_bytes()}, fmt="uima-xmi", options=ReadOptions())
     assert "found no .xmi file; 1f82c62.json is a UIMA CAS JSON file" in str(exc.value)
+    assert "--format uima-json" in str(exc.value)
 
 
 def test_a_json_object_that_only_mentions_the_keys_is_not_called_a_cas() -> None:

@@ -1,0 +1,212 @@
+"""UIMA CAS JSON is read as the XMI reader reads a CAS (``core/formats/uima_json.py``).
+
+* One CAS written by dkpro-cassis both as XMI and as JSON (the UIMA JSON CAS 0.4 layout that
+  INCEpTION exports) reads to the same sets, spans and text; both count offsets in UTF-16 code
+  units, so a span after an emoji sits one unit further in the files than in the text.
+* A real pair: dkpro-cassis's ``casWithEmojiUnicodeTextAndAnnotations`` reference files, which
+  UIMA's Java JSON CAS serializer wrote (``tests/data/formats/uima_json/cassis_emoji``).
+* The older layout of UIMA 2's ``JsonCasSerializer`` (WebAnno 3's "UIMA CAS JSON" export, keys
+  ``_context``, ``_views``, ``_referenced_fss``), which no library reads back: a ``begin`` of 0
+  left out, the layer's full name from its ``TagsetDescription``, an annotation given by its id
+  in ``_referenced_fss``, the document metadata never a span, UTF-16 offsets.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cassis
+import pytest
+
+from core.cli import main
+from core.formats import Loaded, ReadOptions, detect, load_files
+from core.model.errors import FormatError
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "uima_json"
+TEXT = "Die Stadt 🏛 eröffnet ein Kondolenzbuch für Leonard Segers.\nEnde."
+CLAIM = "webanno.custom.Claim"
+
+
+def _spans(loaded: Loaded) -> dict[str, dict[str, list[tuple[int, int, str]]]]:
+    return {s.name: {d: sorted((x.start, x.end, x.label) for x in spans)
+                     for d, spans in s.spans.items()} for s in loaded.sets}
+
+
+def _one_cas() -> cassis.Cas:
+    """A CAS with a custom span layer (two features), tokens, sentences and document metadata,
+    whose text has a character outside the BMP (two UTF-16 code units) before the spans."""
+    ts = cassis.TypeSystem()
+    claim = ts.create_type(CLAIM)
+    ts.create_feature(claim, "value", "uima.cas.String")
+    ts.create_feature(claim, "certain", "uima.cas.Boolean")
+    token = ts.create_type("de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token")
+    sentence = ts.create_type("de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence")
+    meta = ts.create_type("de.tudarmstadt.ukp.dkpro.core.api.metadata.type.DocumentMetaData",
+                          "uima.tcas.DocumentAnnotation")
+    ts.create_feature(meta, "documentTitle", "uima.cas.String")
+    cas = cassis.Cas(typesystem=ts)
+    cas.sofa_string = TEXT
+    cas.add(meta(begin=0, end=len(TEXT), documentTitle="speech"))
+    cas.add(sentence(begin=0, end=TEXT.index("\n")))
+    at = 0
+    for word in TEXT.replace("\n", " ").split():
+        at = TEXT.index(word, at)
+        cas.add(token(begin=at, end=at + len(word)))
+        at += len(word)
+    for fragment, label in (("Stadt", "Actor"), ("eröffnet ein Kondolenzbuch", "Act"),
+                            ("Leonard Segers", "Actor")):
+        begin = TEXT.index(fragment)
+        cas.add(claim(begin=begin, end=begin + len(fragment), value=label, certain=True))
+    return cas
+
+
+def _xmi_and_json() -> tuple[dict[str, bytes], dict[str, bytes]]:
+    cas = _one_cas()
+    xmi = {"speech.xmi": cas.to_xmi().encode(),
+           "TypeSystem.xml": cas.typesystem.to_xml().encode()}
+    return xmi, {"speech.json": cas.to_json().encode()}
+
+
+def test_an_xmi_and_a_json_of_one_cas_read_to_the_same_spans_and_text() -> None:
+    xmi, js = _xmi_and_json()
+    from_xmi = load_files(xmi, name="speech.xmi", options=ReadOptions())
+    from_json = load_files(js, name="speech.json", options=ReadOptions())
+    assert (from_xmi.format, from_json.format) == ("uima-xmi", "uima-json")
+    assert _spans(from_json) == _spans(from_xmi) == {"speech": {"speech": [
+        (4, 9, "Actor"), (12, 38, "Act"), (43, 57, "Actor")]}}
+    assert from_json.texts == from_xmi.texts == {"speech": TEXT}
+    assert ([str(d) for d in from_json.diagnostics]
+            == [str(d).replace(".xmi", ".json") for d in from_xmi.diagnostics])
+
+
+def test_the_json_counts_utf16_units_and_the_spans_count_characters() -> None:
+    _, js = _xmi_and_json()
+    stored = json.loads(js["speech.json"])
+    begins = sorted(fs["begin"] for fs in stored["%FEATURE_STRUCTURES"]
+                    if fs["%TYPE"] == CLAIM)
+    assert begins == [4, 13, 44]  # after the emoji: one unit more than the characters
+    spans = _spans(load_files(js, options=ReadOptions()))["speech"]["speech"]
+    assert [s for s, _, _ in spans] == [4, 12, 43]
+    assert [TEXT[s:e] for s, e, _ in spans] == ["Stadt", "eröffnet ein Kondolenzbuch",
+                                                 "Leonard Segers"]
+
+
+def test_layer_and_feature_options_and_tokens_are_those_of_the_xmi_reader() -> None:
+    xmi, js = _xmi_and_json()
+    options = ReadOptions(layer="Claim", feature="certain", keep_tokens=True)
+    from_xmi = load_files(xmi, name="speech.xmi", options=options)
+    from_json = load_files(js, name="speech.json", options=options)
+    assert _spans(from_json) == _spans(from_xmi)
+    assert {lab for _, _, lab in _spans(from_json)["speech"]["speech"]} == {"True"}
+    assert from_json.tokens == from_xmi.tokens and from_json.tokens
+
+
+def test_a_real_pair_written_by_uima_reads_to_the_same_spans() -> None:
+    """dkpro-cassis's reference files (Apache-2.0), written by UIMA's Java serializers: emoji
+    of two and more UTF-16 units (zero-width joiners), spans of the base Annotation type."""
+    folder = DATA / "cassis_emoji"
+    from_xmi = load_files({"debug.xmi": (folder / "debug.xmi").read_bytes(),
+                           "TypeSystem.xml": (folder / "TypeSystem.xml").read_bytes()},
+                          name="debug.xmi", options=ReadOptions())
+    from_json = load_files({"debug.json": (folder / "data.json").read_bytes()},
+                           options=ReadOptions())
+    spans = _spans(from_json)["debug"]["debug"]
+    assert spans == _spans(from_xmi)["debug"]["debug"]
+    text = from_json.texts["debug"]
+    assert text is not None and [text[s:e] for s, e, _ in spans][:4] == [
+        "🥳", "This", "👳🏻\u200d♀️", "is"]
+
+
+def _legacy(view: dict[str, Any], referenced: dict[str, Any] | None = None,
+            context: dict[str, Any] | None = None) -> bytes:
+    types = context if context is not None else {
+        "Claim": {"_feature_types": {"sofa": "_ref", "Arguments": "_ref"}},
+        "DocumentMetaData": {"_feature_types": {"sofa": "_ref"}},
+        "DocumentAnnotation": {"_subtypes": ["DocumentMetaData"]},
+        "Annotation": {"_subtypes": ["DocumentAnnotation", "Claim", "Sentence",
+                                     "TagsetDescription"]}}
+    fss = {"12": {"_type": "Sofa", "sofaNum": 1, "sofaID": "_InitialView", "mimeType": "text",
+                  "sofaString": TEXT}}
+    fss.update(referenced or {})
+    doc = {"_context": {"_types": types}, "_views": {"_InitialView": view},
+           "_referenced_fss": fss}
+    return json.dumps(doc, indent=2, separators=(", ", " : "), ensure_ascii=False).encode()
+
+
+LEGACY_VIEW = {
+    "DocumentMetaData": [{"sofa": 12, "end": len(TEXT) + 1, "documentTitle": "speech"}],
+    "TagsetDescription": [{"sofa": 12, "layer": CLAIM, "name": "Claims", "input": False}],
+    "Sentence": [{"sofa": 12, "end": 59}],
+    "Claim": [{"sofa": 12, "end": 3, "value": "Actor", "Arguments": 40},
+              {"sofa": 12, "begin": 13, "end": 39, "value": "Act"}, 7],
+}
+
+
+def test_webanno_legacy_json_reads_offsets_in_utf16_units_and_the_layer_by_its_full_name(
+        ) -> None:
+    data = _legacy(LEGACY_VIEW, {"7": {"_type": "Claim", "sofa": 12, "begin": 44, "end": 58,
+                                       "value": "Actor"}})
+    assert detect({"1f82c62.json": data}) == "uima-json"
+    loaded = load_files({"1f82c62.json": data}, options=ReadOptions())
+    assert loaded.format == "uima-json"
+    # begin left out = 0; the second and third claims come after the emoji (13 -> 12, 44 -> 43)
+    assert _spans(loaded) == {"1f82c62": {"1f82c62": [
+        (0, 3, "Actor"), (12, 38, "Act"), (43, 57, "Actor")]}}
+    assert loaded.texts == {"1f82c62": TEXT}
+    # the reference feature Arguments is no label; the full name comes from the tagset
+    assert not loaded.diagnostics
+    with pytest.raises(FormatError) as exc:
+        load_files({"1f82c62.json": data}, options=ReadOptions(layer="Nothing"))
+    assert f"{CLAIM} (features: value)" in str(exc.value)
+
+
+def test_webanno_legacy_json_without_context_takes_types_with_offsets_as_layers() -> None:
+    view = {"NamedEntity": [{"sofa": 12, "begin": 4, "end": 9, "value": "LOC"}]}
+    loaded = load_files({"a.json": _legacy(view, context={})}, options=ReadOptions())
+    assert _spans(loaded) == {"a": {"a": [(4, 9, "LOC")]}}
+
+
+def test_an_inception_export_of_json_files_gives_one_set_per_annotator() -> None:
+    _, js = _xmi_and_json()
+    other = _one_cas()
+    for claim in other.select(CLAIM)[:1]:
+        other.remove(claim)
+    files = {"annotation/speech.txt/alice.json": js["speech.json"],
+             "annotation/speech.txt/bob.json": other.to_json().encode(),
+             "exportedproject.json": b'{"name": "p", "documents": []}'}
+    loaded = load_files(files, name="export", options=ReadOptions())
+    assert loaded.format == "uima-json"
+    assert {s.name: len(s.spans["speech.txt"]) for s in loaded.sets} == {"alice": 3, "bob": 2}
+
+
+@pytest.mark.parametrize(("data", "expected"), [
+    (b'{"%TYPES": {}, "%FEATURE_STRUCTURES": [', "a.json:1: expected UIMA CAS JSON"),
+    (b'{"%FEATURE_STRUCTURES": []}', "a.json: field '%TYPES': expected UIMA CAS JSON 0.4 with"),
+    (_legacy({"Claim": [{"sofa": 12, "begin": "4", "end": 9}]}),
+     "a.json: field '_views._InitialView.Claim[0].begin': expected a whole number"),
+    (_legacy({"Claim": {"sofa": 12}}), "a.json: field '_views._InitialView.Claim': expected a "
+                                       "list"),
+    (_legacy({"Claim": [99]}), "a.json: field '_views._InitialView.Claim[0]': expected a "
+                               "feature structure"),
+])
+def test_a_damaged_cas_json_file_is_refused_naming_the_field(data: bytes, expected: str) -> None:
+    with pytest.raises(FormatError) as exc:
+        load_files({"a.json": data}, fmt="uima-json", options=ReadOptions())
+    assert str(exc.value).startswith(expected), str(exc.value)
+
+
+def test_a_json_file_that_is_no_cas_read_as_uima_json_says_what_was_expected() -> None:
+    with pytest.raises(FormatError) as exc:
+        load_files({"a.json": b'[{"text": "x"}]'}, fmt="uima-json", options=ReadOptions())
+    assert "expected UIMA CAS JSON files (first key %TYPES" in str(exc.value)
+
+
+def test_validate_reads_a_uima_cas_json_file(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "speech.json"
+    path.write_bytes(_xmi_and_json()[1]["speech.json"])
+    assert main(["validate", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["format"], out["spans"], out["valid"]) == ("uima-json", 3, True)
