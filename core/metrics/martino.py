@@ -959,6 +959,11 @@ def _used_labels(aset: AnnotationSet) -> set[str]:
     return {table.labels[k] for k in np.flatnonzero(counts).tolist()}
 
 
+DISJOINT_LABELS_HINT = "check the label names, or pass labels=[...] to have them checked"
+"""What :func:`disjoint_labels` tells a caller to do: an option of the Python API (``--labels
+FILE`` on the command line: ``core.cli.common.flag_message``; the dashboard's words:
+``ui.results.for_dashboard``)."""
+
 DISJOINT_LABELS = "no predicted label occurs in"
 """The words of the warning of :func:`disjoint_labels` (a shard's is left out, and the corpus's
 given once: ``core.engines.sharded``)."""
@@ -979,8 +984,8 @@ def disjoint_labels(gold: AnnotationSet, pred: AnnotationSet) -> list[str]:
 
     return [KindedText(f"{pred.name}: {DISJOINT_LABELS} {gold.name} ({pred.name}: {shown(p)}; "
                        f"{gold.name}: {shown(g)}); only spans of the same label match, so "
-                       "nothing is matched (check the label names, or pass labels=[...] to have "
-                       "them checked)", "disjoint-labels")]
+                       f"nothing is matched ({DISJOINT_LABELS_HINT})",
+                       "disjoint-labels")]
 
 
 def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None, list[str]]:
