@@ -258,8 +258,9 @@ def for_dashboard(message: str) -> str:
 
     >>> for_dashboard("the official scorer refuses this, " + MERGE_HINT).endswith("the file")
     True
-    >>> print(for_dashboard("nothing is matched (" + DISJOINT_LABELS_HINT + ")"))
-    nothing is matched (check the label names in both files; on the command line, python -m core score --labels FILE checks them against a label list)
+    >>> said = for_dashboard("nothing is matched (" + DISJOINT_LABELS_HINT + ")")
+    >>> "labels=[" in said, "python -m core score --labels FILE" in said
+    (False, True)
     """
     return message.replace(MERGE_HINT, MERGE_HINT_HERE).replace(DISJOINT_LABELS_HINT,
                                                                 LABELS_HINT_HERE)
