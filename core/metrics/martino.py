@@ -15,9 +15,10 @@ numerators and denominators are pooled over the corpus (micro). Intersections us
 arithmetic: ``max(0, min(e1, e2) - max(s1, s2))``, which equals the official scorers' character
 sets (``docs/martino.md``).
 
-Worked example (seeds, Figure 1): gold t1 of 24 characters, a prediction s1 of the same label
-overlapping it by 9 characters: C(t1, s1, |t1|) = 9/24 = 6/16 and R({s1}, {t1}) = 9/24; three
-predictions overlapping it by 7 characters in all give R = 7/24 < 9/24 < R({t1}, {t1}) = 1.
+Worked example (the 2021 task's Figure 1): gold t1 of 24 characters, a prediction s1 of the
+same label overlapping it by 9 characters: C(t1, s1, |t1|) = 9/24 = 6/16 and R({s1}, {t1}) =
+9/24; three predictions overlapping it by 7 characters in all give R = 7/24 < 9/24 <
+R({t1}, {t1}) = 1.
 
 Edge cases, as the official scorers compute them (``compute_prec_rec_f1``): P = 0 when |S| = 0,
 R = 0 when |T| = 0, and F1 = 1 with P = R = 0 when both are 0. Nothing is clamped, so in the 2021
