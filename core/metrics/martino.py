@@ -1011,11 +1011,11 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
     if official is None or used <= set(official):
         return official, []
     outside = sorted(used - set(official))
-    return None, [
+    return None, [KindedText(
         f"{gold.name}: labels outside the {variant} technique list "
         f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
-        "scoring the labels that occur (pass labels=[...] to fix the list)"
-    ]
+        "scoring the labels that occur (pass labels=[...] to fix the list)",
+        "outside-technique-list")]
 
 
 
