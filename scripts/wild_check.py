@@ -131,7 +131,8 @@ def _jsonl(path: Path) -> list[Any]:
     breaks on)."""
     text = path.read_text(encoding="utf-8-sig")
     decoder = json.JSONDecoder()
-    values, pos = [], 0
+    values: list[Any] = []
+    pos = 0
     while True:
         while pos < len(text) and text[pos] in " \t\r\n":
             pos += 1
@@ -221,7 +222,7 @@ def ind_doccano(path: Path, options: dict[str, Any]) -> Reading:
                 per_user.setdefault(user, []).append((len(texts), spans))
             texts.append(text)
             continue
-        spans: list[tuple[int, int, str]] = []
+        spans = []
         for key in ("label", "labels"):
             for item in obj.get(key, []) or []:
                 if isinstance(item, list):
@@ -252,7 +253,7 @@ def _prediction_bodies(task: dict[str, Any]) -> list[Any]:
     in the file."""
     listed = task.get("predictions", []) or []
     ids = {p for p in listed if isinstance(p, int) and not isinstance(p, bool)}
-    bodies = {}
+    bodies: dict[int, dict[str, Any]] = {}
     for ann in task.get("annotations", []) or []:
         body = ann.get("prediction") if isinstance(ann, dict) else None
         if isinstance(body, dict) and body.get("id") in ids:
@@ -936,7 +937,7 @@ def check_score(entry: dict[str, Any], path: Path, files_dir: Path,
     command = [sys.executable, "-m", "core", "score", str(files_dir / score["gold"]), str(path),
                *score.get("args", []), *entry.get("options", []), "--json"]
     proc = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    expected_error = entry.get("expect_error")
+    expected_error: str = entry.get("expect_error") or ""
     if proc.returncode != 0:
         ok = proc.returncode == 1 and bool(expected_error) and expected_error in proc.stderr
         return {**row, "ok": ok, "refused": proc.stderr.strip(),
@@ -970,7 +971,7 @@ def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
                          for t, spans in ours.docs]
     except FormatError as exc:
         # A damaged file is refused with a message naming where; the manifest says so.
-        expected_error = entry.get("expect_error")
+        expected_error: str = entry.get("expect_error") or ""
         ok = bool(expected_error) and expected_error in str(exc)
         return {**row, "ok": ok, "refused": str(exc),
                 "problems": [] if ok else [f"SpanScope refused it: {exc}"]}

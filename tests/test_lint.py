@@ -1,5 +1,5 @@
-"""``ruff check`` over the project and ``mypy`` (core, ui, pages, app.py: pyproject) must be
-clean."""
+"""``ruff check`` over the project and ``mypy`` (core, ui, pages, app.py and scripts:
+pyproject) must be clean."""
 
 import subprocess
 import sys
@@ -17,6 +17,6 @@ def test_ruff_check_is_clean() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_is_clean_on_core_ui_pages_and_app() -> None:
+def test_mypy_is_clean_on_core_ui_pages_app_and_scripts() -> None:
     proc = _run(sys.executable, "-m", "mypy")
     assert proc.returncode == 0, proc.stdout + proc.stderr

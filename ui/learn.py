@@ -544,24 +544,24 @@ def seed_numbers(e: Edited) -> None:
     """The numbers the scenario's source states beside the computed ones (and Figure 1's recall
     order for the Figure 1 family)."""
     sc, sid = e.sc, e.sid
-    st.header("📖 What the seed says")
-    st.caption("The *seed* is the published source of this example (the paper or the official "
-               "scorer's documentation named under the title): the **seed** column holds the "
-               "numbers it states, **computed now** what SpanScope computes for them, and "
+    st.header("📖 What the published source says")
+    st.caption("The published source of this example is the paper or the official scorer's "
+               "documentation named under the title: the **stated** column holds the numbers "
+               "it states, **computed now** what SpanScope computes for them, and "
                "**match** whether they agree.")
     seed_df = tables.seed_table(e.ev, sc)
     if e.ev.edited:
-        st.caption("You have edited the predictions: the seed's numbers are for the scenario's "
+        st.caption("You have edited the predictions: the stated numbers are for the scenario's "
                    "own predictions (press ↺ Reset to see them match again).")
     # rows taller than 4rem let a cell wrap: the source (with Figure 1's recall order) is long
     st.dataframe(seed_df, hide_index=True, key="learn_seed", column_config={
         "quantity": st.column_config.TextColumn(width="medium"),
         "source": st.column_config.TextColumn(width="large")}, placeholder="—",
         row_height=SEED_ROW_HEIGHT)
-    download_buttons(seed_df, f"seed_{sid}", key="dl_learn_seed")
+    download_buttons(seed_df, f"stated_{sid}", key="dl_learn_seed")
     if sc.family:
         order_df = tables.recall_order_table(sc, lambda m: evaluate(m.id, _key(m.pred)))
-        st.markdown(f"**The seed's recall order** (each Figure 1 prediction set as given): "
+        st.markdown(f"**The source's recall order** (each Figure 1 prediction set as given): "
                     f"{scenarios.RECALL_ORDER}")
         st.dataframe(order_df, hide_index=True, key="learn_order", column_config={
             "R (computed)": st.column_config.NumberColumn(format="%.4f")}, placeholder="—")

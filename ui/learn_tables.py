@@ -84,14 +84,15 @@ def score_rows(ev: scenarios.Evaluation, sc: scenarios.Scenario) -> list[ScoreRo
 
 
 def seed_table(ev: scenarios.Evaluation, sc: scenarios.Scenario) -> pd.DataFrame:
-    """Each number the seed states, the value computed now and whether they match."""
+    """Each number the published source states (``stated``; "seed" is the random seed's word
+    elsewhere, bugleft20), the value computed now and whether they match."""
     rows = []
     for exp in sc.expected:
         value = scenarios.measure(ev, exp)
-        rows.append({"quantity": exp.name, "seed": exp.shown, "computed now": fmt(value),
+        rows.append({"quantity": exp.name, "stated": exp.shown, "computed now": fmt(value),
                      "match": "—" if value is None else
                      ("✅" if scenarios.matches(value, exp) else "❌"),
-                     "stated by": "the seed" if exp.quoted else "hand computation",
+                     "stated by": "the source" if exp.quoted else "hand computation",
                      "source": exp.source})
     return pd.DataFrame(rows)
 
@@ -99,18 +100,18 @@ def seed_table(ev: scenarios.Evaluation, sc: scenarios.Scenario) -> pd.DataFrame
 def recall_order_table(sc: scenarios.Scenario,
                        evaluate: Callable[[scenarios.Scenario], scenarios.Evaluation]
                        ) -> pd.DataFrame:
-    """Recall of every scenario of ``sc``'s family with its own predictions, and the seed's."""
+    """Recall of every scenario of ``sc``'s family with its own predictions, and the source's."""
     order = []
     for member in (s for s in scenarios.SCENARIOS.values() if s.family == sc.family):
         run = evaluate(member).run("semeval2021")
-        seed = next((e for e in member.expected if e.kind == "martino" and e.quantity == "R"
+        stated = next((e for e in member.expected if e.kind == "martino" and e.quantity == "R"
                      and e.quoted), None)
         order.append({"scenario": member.id,
                       "predictions": ", ".join(f"[{s.start}, {s.end}) {s.label}"
                                                for s in member.pred),
                       "R (computed)": None if run is None or run.result is None
                       else run.result.recall,
-                      "R (seed)": seed.shown if seed else "—"})
+                      "R (stated)": stated.shown if stated else "—"})
     return pd.DataFrame(order)
 
 

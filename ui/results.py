@@ -28,6 +28,7 @@ from streamlit.runtime.state import SessionStateProxy
 
 from core.metrics import registry, stats
 from core.metrics.additive import DocumentTable
+from core.metrics.martino import DISJOINT_LABELS_HINT
 from core.metrics.registry import Metric
 from core.metrics.result import JSONValue, SpanRef, SpanResult
 from core.model import NOTHING, AnnotationSet, Span
@@ -245,14 +246,24 @@ MERGE_HINT_HERE = ("the command line merges them (python -m core score --variant
                    "overlapping predictions, or remove the overlap from the file")
 
 
+LABELS_HINT_HERE = ("check the label names in both files; on the command line, python -m core "
+                    "score --labels FILE checks them against a label list")
+"""What to do here about predicted labels the gold never uses (:data:`DISJOINT_LABELS_HINT`,
+a Python API option the dashboard does not offer)."""
+
+
 def for_dashboard(message: str) -> str:
-    """A metric's refusal as a dashboard user can act on it: the merge of overlapping predictions
-    is named for the command line, with what to do here.
+    """A metric's refusal or warning as a dashboard user can act on it: the merge of overlapping
+    predictions and the label list are named for the command line, with what to do here.
 
     >>> for_dashboard("the official scorer refuses this, " + MERGE_HINT).endswith("the file")
     True
+    >>> said = for_dashboard("nothing is matched (" + DISJOINT_LABELS_HINT + ")")
+    >>> "labels=[" in said, "python -m core score --labels FILE" in said
+    (False, True)
     """
-    return message.replace(MERGE_HINT, MERGE_HINT_HERE)
+    return message.replace(MERGE_HINT, MERGE_HINT_HERE).replace(DISJOINT_LABELS_HINT,
+                                                                LABELS_HINT_HERE)
 
 
 def score_pair(ws: Workspace, set_a: str, set_b: str, metric: str, variant: str | None,

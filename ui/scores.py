@@ -569,7 +569,7 @@ def result_warnings(result: results.PairScores) -> str | None:
         return None
     groups: dict[str, list[str]] = {}
     for w in found:
-        groups.setdefault(warning_kind(w), []).append(str(w))
+        groups.setdefault(warning_kind(w), []).append(results.for_dashboard(str(w)))
     head = "The metric warns about this pair (as `python -m core score` does):"
     lines = [head]
     for kind, said in groups.items():

@@ -22,15 +22,29 @@ from ui.theme import CHART_INK_CSS, PRIMARY_TEXT_CSS
 PHONE_MAX_PX = 768
 
 TABLE_CSS = ("<style>[data-testid='stMarkdownContainer'] table"
-             "{display:block;max-width:100%;overflow-x:auto}"
+             "{display:block;max-width:100%;overflow-x:auto;scrollbar-width:thin;"
+             "scrollbar-color:rgba(128,128,128,.7) rgba(128,128,128,.15)}"
+             "[data-testid='stMarkdownContainer'] table::-webkit-scrollbar{height:8px}"
+             "[data-testid='stMarkdownContainer'] table::-webkit-scrollbar-track"
+             "{background:rgba(128,128,128,.15)}"
+             "[data-testid='stMarkdownContainer'] table::-webkit-scrollbar-thumb"
+             "{background:rgba(128,128,128,.7);border-radius:4px}"
              ":is(.st-key-overview_table,.st-key-home_overview) th{white-space:nowrap}"
+             ":is(.st-key-overview_table,.st-key-home_overview) table{font-size:.875rem}"
+             ":is(.st-key-overview_table,.st-key-home_overview) :is(th,td){padding:.4rem .5rem}"
              "[data-testid='stMarkdownContainer']>table:focus-visible"
              "{outline:2px solid #1c83e1;outline-offset:2px}</style>")
 """Markdown tables scroll sideways within the page's width, as a data grid does, instead of
-running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown);
-the systems tables of Scores and the Overview keep each header on one line
-(:data:`ui.small_table.NOWRAP_COLUMNS`). A table that scrolls takes the keyboard's focus
-(:data:`SCRIPT`), with the ring of :data:`FOCUS_CSS`."""
+running past its edge (:func:`ui.small_table.small_table` draws a few-row table as Markdown),
+under a scrollbar drawn grey on a lighter track, on either theme (``scrollbar-color``; the
+``::-webkit-scrollbar`` rules for Safari): Streamlit makes every scrollbar of the page
+transparent (``scrollbar-color: transparent transparent`` on the whole document), so a
+table cut at the page's edge gave no sign that it went on (bugleft20). The systems tables of
+Scores and the Overview keep each header on one line (:data:`ui.small_table.NOWRAP_COLUMNS`)
+in the type and cell padding of the page's other tables
+(:data:`ui.small_table.PAGE_TABLE_CSS`), so that all their columns fit the page's column at
+1,440 px. A table that scrolls takes the keyboard's focus (:data:`SCRIPT`), with the ring of
+:data:`FOCUS_CSS`."""
 
 FOCUS_CSS = ("<style>[data-testid='stSidebar'] :is(a, button, summary, [role='button'], "
              "[tabindex='0']):focus-visible{outline:2px solid #1c83e1 !important;"

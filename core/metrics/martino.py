@@ -15,9 +15,10 @@ numerators and denominators are pooled over the corpus (micro). Intersections us
 arithmetic: ``max(0, min(e1, e2) - max(s1, s2))``, which equals the official scorers' character
 sets (``docs/martino.md``).
 
-Worked example (seeds, Figure 1): gold t1 of 24 characters, a prediction s1 of the same label
-overlapping it by 9 characters: C(t1, s1, |t1|) = 9/24 = 6/16 and R({s1}, {t1}) = 9/24; three
-predictions overlapping it by 7 characters in all give R = 7/24 < 9/24 < R({t1}, {t1}) = 1.
+Worked example (the 2021 task's Figure 1): gold t1 of 24 characters, a prediction s1 of the
+same label overlapping it by 9 characters: C(t1, s1, |t1|) = 9/24 = 6/16 and R({s1}, {t1}) =
+9/24; three predictions overlapping it by 7 characters in all give R = 7/24 < 9/24 <
+R({t1}, {t1}) = 1.
 
 Edge cases, as the official scorers compute them (``compute_prec_rec_f1``): P = 0 when |S| = 0,
 R = 0 when |T| = 0, and F1 = 1 with P = R = 0 when both are 0. Nothing is clamped, so in the 2021
@@ -959,6 +960,11 @@ def _used_labels(aset: AnnotationSet) -> set[str]:
     return {table.labels[k] for k in np.flatnonzero(counts).tolist()}
 
 
+DISJOINT_LABELS_HINT = "check the label names, or pass labels=[...] to have them checked"
+"""What :func:`disjoint_labels` tells a caller to do: an option of the Python API (``--labels
+FILE`` on the command line: ``core.cli.common.flag_message``; the dashboard's words:
+``ui.results.for_dashboard``)."""
+
 DISJOINT_LABELS = "no predicted label occurs in"
 """The words of the warning of :func:`disjoint_labels` (a shard's is left out, and the corpus's
 given once: ``core.engines.sharded``)."""
@@ -979,8 +985,8 @@ def disjoint_labels(gold: AnnotationSet, pred: AnnotationSet) -> list[str]:
 
     return [KindedText(f"{pred.name}: {DISJOINT_LABELS} {gold.name} ({pred.name}: {shown(p)}; "
                        f"{gold.name}: {shown(g)}); only spans of the same label match, so "
-                       "nothing is matched (check the label names, or pass labels=[...] to have "
-                       "them checked)", "disjoint-labels")]
+                       f"nothing is matched ({DISJOINT_LABELS_HINT})",
+                       "disjoint-labels")]
 
 
 def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None, list[str]]:
@@ -1005,11 +1011,11 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
     if official is None or used <= set(official):
         return official, []
     outside = sorted(used - set(official))
-    return None, [
+    return None, [KindedText(
         f"{gold.name}: labels outside the {variant} technique list "
         f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
-        "scoring the labels that occur (pass labels=[...] to fix the list)"
-    ]
+        "scoring the labels that occur (pass labels=[...] to fix the list)",
+        "outside-technique-list")]
 
 
 

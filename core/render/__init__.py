@@ -2,8 +2,8 @@
 documents and the dashboard share.
 
 :mod:`core.render.palette`
-    Every colour, written once: Okabe–Ito and Tol's muted scheme for categories, the merged
-    view's status tints, the error categories' colours and marks.
+    Every colour, written once: Okabe–Ito and colours kept apart for colour-blind eyes for
+    categories, the merged view's status tints, the error categories' colours and marks.
 :mod:`core.render.html`
     Escaping (:func:`~core.render.html.esc`, :func:`~core.render.html.xml_text`) and tables.
 :mod:`core.render.highlight`

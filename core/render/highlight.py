@@ -48,8 +48,9 @@ from core.render.palette import (
 from core.render.segments import STATUS_HELP, STATUSES, Status, assign_lanes, char_status, segments
 
 PALETTE = CATEGORY
-"""Label colours: Okabe–Ito, then Tol's muted scheme (see :mod:`core.render.palette`); labels
-beyond 15 reuse them (every label is also named in its tag and tooltip)."""
+"""Label colours: Okabe–Ito, then colours kept apart under simulated colour blindness (see
+:mod:`core.render.palette`); labels beyond 20 reuse them (every label is also named in its
+tag and tooltip)."""
 
 STATUS_NAMES: dict[str, str] = {
     "matched": "matched",

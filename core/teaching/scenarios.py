@@ -143,7 +143,7 @@ T1 = Span(33, 57, LL)  # "a stupid and petty stunt", 24 characters
 S1 = Span(42, 51, LL)  # "and petty": 9 of t1's characters
 S2 = Span(46, 57, NC)  # "petty stunt": overlaps t1 with another label
 S3, S4, S5 = Span(28, 34, LL), Span(35, 41, LL), Span(61, 70, LL)  # overlaps of 1, 6 and 0
-SEED_2021 = "SemEval-2021 Task 6 subtask 2 evaluation (seed), Figure 1"
+SEED_2021 = "SemEval-2021 Task 6 subtask 2 evaluation, Figure 1"
 RECALL_ORDER = "R({s3,s4,s5},{t1}) = 7/24 < R({s1},{t1}) = 9/24 < R({t1},{t1}) = 1"
 
 
@@ -207,7 +207,7 @@ FIGURE1 = (
     _figure1(
         "t1", "prediction t1, exact", (T1,),
         "Predicting t1 exactly gives C(t1, t1, |t1|) = 1: P = R = F1 = 1 under every variant "
-        "and under MAFALDA, the top of the seed's recall order.",
+        "and under MAFALDA, the top of the paper's recall order.",
         (Expected("R({t1}, {t1})", "martino", "R", 1.0, "1", f"{SEED_2021}, Eq. 3: {RECALL_ORDER}"),
          _hand("F1({t1}, {t1})", "martino", "F1", 1.0, "1", "Eq. 4 with P = R = 1"))),
 )

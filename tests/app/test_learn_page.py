@@ -1,5 +1,6 @@
-"""Learn page: each scenario shows the seed's numbers as core computes them; edits made through
-the prediction table (injected editor state), the sliders and the reset button change them."""
+"""Learn page: each scenario shows its published source's numbers as core computes them; edits
+made through the prediction table (injected editor state), the sliders and the reset button
+change them."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def _scores(frame, at):
 
 
 def _seed(frame, at):
-    return frame(at, "quantity", "seed", "computed now", "match")
+    return frame(at, "quantity", "stated", "computed now", "match")
 
 
 @pytest.mark.parametrize("data", ["handmade", "empty", "sample"])
@@ -77,12 +78,28 @@ def test_each_scenario_shows_the_seeds_numbers(make_app, frame, sid: str) -> Non
 
 def test_figure1_recall_order_is_shown_with_the_seed_values(make_app, frame) -> None:
     at = _open(make_app, "figure1-s3s4s5")
-    order = frame(at, "scenario", "R (computed)", "R (seed)").set_index("scenario")
+    order = frame(at, "scenario", "R (computed)", "R (stated)").set_index("scenario")
     assert order.loc["figure1-s3s4s5", "R (computed)"] == pytest.approx(7 / 24)
     assert order.loc["figure1-s1", "R (computed)"] == pytest.approx(9 / 24)
     assert order.loc["figure1-t1", "R (computed)"] == pytest.approx(1.0)
-    assert list(order.loc[["figure1-s3s4s5", "figure1-s1", "figure1-t1"], "R (seed)"]) == [
+    assert list(order.loc[["figure1-s3s4s5", "figure1-s1", "figure1-t1"], "R (stated)"]) == [
         "7/24", "9/24", "1"]
+
+
+@pytest.mark.parametrize("sid", ["figure1-s3s4s5", "mafalda-example9"])
+def test_the_published_source_is_not_called_a_seed(make_app, frame, sid: str) -> None:
+    """"Seed" is the bootstrap's (Scores) and an exercise's random seed; a worked example's
+    paper or scorer documentation is its published source (bugleft20)."""
+    from tests.app.conftest import tables
+
+    at = _open(make_app, sid)
+    said = [e.value for kind in ("header", "subheader", "caption", "markdown", "info")
+            for e in getattr(at, kind)]
+    said += [str(c) for df in tables(at) for c in df.columns]
+    said += [str(v) for df in tables(at) for c in ("stated by", "source") if c in df.columns
+             for v in df[c]]
+    assert not [s for s in said if "seed" in s.lower()], [s for s in said
+                                                          if "seed" in s.lower()]
 
 
 def test_example9_shows_martino_1_25_and_mafalda_1_side_by_side(make_app, frame) -> None:
@@ -296,9 +313,10 @@ def test_typing_an_offset_moves_the_prediction(make_app) -> None:
     assert rows[0]["start"] == before + 1
 
 
-def test_the_word_seed_is_explained_where_it_appears(make_app) -> None:
+def test_the_published_source_is_explained_where_it_appears(make_app) -> None:
     at = make_app(PAGE)
-    assert any("The *seed* is the published source" in c.value for c in at.caption)
+    assert any("The published source of this example is the paper" in c.value
+               for c in at.caption)
 
 
 def test_a_prediction_made_invalid_in_the_mover_stays_picked_to_be_fixed(make_app) -> None:

@@ -29,6 +29,8 @@ def test_disjoint_labels_are_warned_under_the_overall_result() -> None:
     assert "`disjoint-labels` (1)" in text  # its kind, with how many
     assert XSS not in text and "Fear" in text  # the label quoted, escaped
     assert text.count("no predicted label occurs in") == 1
+    # what to do said for this page and the command line, not in the Python API's words
+    assert "labels=[" not in text and md("python -m core score --labels FILE") in text, text
     # what the caption above it says stays the overall result
     assert any(c.value.startswith("P 0.000") for c in at.caption)
 

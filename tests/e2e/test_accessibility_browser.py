@@ -81,9 +81,10 @@ def _axe(page: Any) -> list[dict[str, Any]]:
 
 
 def _settled(page: Any, st_ui: SimpleNamespace) -> None:
-    """Idle, and again after the page's deferred work (the work ahead, fragments) has drawn."""
+    """Idle, and again after the page's deferred work (the work ahead, fragments) has drawn:
+    the second wait gives a run the first one's output asked for 0.6 s to start, then waits
+    for its end (``st_ui.wait_idle``)."""
     st_ui.wait_idle(page, 60_000)
-    page.wait_for_timeout(300)
     st_ui.wait_idle(page, 60_000)
 
 

@@ -174,5 +174,10 @@ def test_the_match_and_boundaries_pickers_show_their_whole_option_text(
         tip = page.get_by_test_id("stTooltipContent")
         tip.wait_for(timeout=10_000)
         assert "Mathet et al. 2015" in tip.inner_text() and "voted on" in tip.inner_text()
-        page.wait_for_timeout(500)  # the tooltip fades in: the picture shows it drawn
+        # the tooltip fades in: the picture shows it once it is drawn whole
+        page.wait_for_function("""() => { const t = document.querySelector(
+            '[data-testid="stTooltipContent"]'); if (!t) return false;
+            for (let e = t; e; e = e.parentElement)
+              if (getComputedStyle(e).opacity !== '1') return false;
+            return true; }""", timeout=10_000)
         st_ui.shot(page, f"curation_match_help_{width}px")

@@ -77,7 +77,9 @@ def test_markup_in_the_document_is_shown_not_run(page: Any, st_ui: SimpleNamespa
         path = tmp_path / f"doc.{kind}"
         path.write_text(body, encoding="utf-8")
         page.goto(path.as_uri())
-        page.wait_for_timeout(500)
+        # a script or an image's onerror would have run before the load event (goto waits
+        # for it): every image has been tried by then
+        page.wait_for_function("() => [...document.images].every(i => i.complete)")
         assert page.evaluate("() => window.ranScript") is None
         assert page.locator("script").count() == 0
         assert page.get_by_text("<script>window.ranScript").first.is_visible()

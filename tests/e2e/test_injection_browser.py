@@ -117,6 +117,20 @@ def _assert_clean(page: Any, host: str, hits: list[str], dialogs: list[str], whe
     assert injected == [], (where, injected)
 
 
+_LOADED = """() => [...document.images].every(i => i.complete)
+  && [...document.querySelectorAll('iframe')].every(f => {
+       try { return f.contentDocument === null || f.contentDocument.readyState === 'complete'; }
+       catch (e) { return true; }  // another origin's frame: its request was made already
+     })"""
+
+
+def _loaded(page: Any) -> None:
+    """Wait until every image of the page has loaded or failed and every frame has loaded:
+    then any request they would make of the listener has been made (a fixed wait before)."""
+    page.wait_for_function(_LOADED, timeout=60_000)
+    page.wait_for_load_state("load")
+
+
 def test_markup_in_uploaded_files_stays_text_on_every_page(
     app_url: str, page: Any, st_ui: SimpleNamespace, listener: tuple[str, list[str]]
 ) -> None:
@@ -127,7 +141,7 @@ def test_markup_in_uploaded_files_stays_text_on_every_page(
     page.locator("input[type=file]").set_input_files(_files(host))
     page.get_by_text("the uploaded files").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page, timeout=60_000)
-    page.wait_for_timeout(1000)
+    _loaded(page)
     _assert_clean(page, host, hits, dialogs, "Data")
     # The upload loaded: three sets shown, the gold among them, the names as text.
     page.get_by_text("javascript:alert(6)").first.wait_for(timeout=60_000)
@@ -135,7 +149,7 @@ def test_markup_in_uploaded_files_stays_text_on_every_page(
         page.get_by_test_id("stSidebar").get_by_text(title, exact=True).click()
         page.get_by_role("heading").first.wait_for(timeout=60_000)
         st_ui.wait_idle(page, timeout=120_000)
-        page.wait_for_timeout(1500)  # images and iframes would load meanwhile
+        _loaded(page)  # an image or a frame a label smuggled in would have asked the host
         assert page.get_by_test_id("stException").count() == 0, title
         _assert_clean(page, host, hits, dialogs, title)
         st_ui.shot(page, f"injection_{title.lower().replace(' ', '_')}")
@@ -150,7 +164,7 @@ def test_markup_in_uploaded_files_stays_text_on_every_page(
             page.get_by_role("tab", name=tab).click()
             st_ui.wait_idle(page, timeout=120_000)
         page.locator(".js-plotly-plot").nth(len(tabs) - 1).wait_for(timeout=60_000)
-        page.wait_for_timeout(1500)
+        _loaded(page)
         assert page.get_by_test_id("stException").count() == 0, title
         _assert_clean(page, host, hits, dialogs, f"{title}: {', '.join(tabs)}")
     assert st_ui.app_errors(page) == []

@@ -45,17 +45,18 @@ def _wait_tile(page: Any, label: str, value: str) -> None:
         arg=[label, value], timeout=30_000)
 
 
-def _open_cell_editor(page: Any) -> Any:
+def _open_cell_editor(page: Any, st_ui: SimpleNamespace) -> Any:
     """Open the editor of row P1, column "end" of the prediction table and return its input.
 
     The grid is drawn on a canvas, so a person's click is a click where the cell is drawn: the
     header and the rows are 35 px high and "end" is the third editable column, around the middle
-    of the table. The grid may still be laying out after a rerun: try again a few times.
+    of the table. The grid may still be laying out after a rerun: each try waits for the run to
+    end and the page to draw it (``st_ui.wait_idle``), then tries again a few times.
     """
     editor = page.get_by_test_id("stDataFrame").first
     cell = page.locator("#portal input, #portal textarea").first
     for _ in range(5):
-        page.wait_for_timeout(500)
+        st_ui.wait_idle(page)
         box = editor.bounding_box()
         page.mouse.dblclick(box["x"] + box["width"] * 0.5, box["y"] + 35 + 17)
         try:
@@ -106,7 +107,7 @@ def test_edit_a_span_end_in_the_table_and_see_the_scores_change(
 ) -> None:
     _open(page, st_ui, app_url, "figure1-s1")
     assert _tile(page, RECALL_2021) == "0.375 (3/8)"
-    cell = _open_cell_editor(page)
+    cell = _open_cell_editor(page, st_ui)
     assert cell.input_value() == "51"  # s1 = [42, 51): we are editing its end
     cell.fill("57")
     page.keyboard.press("Enter")

@@ -32,3 +32,26 @@ def test_a_shared_label_or_labels_ignored_give_no_warning() -> None:
                          fragments_only=True).warnings == []
     empty = AnnotationSet("none", {"d1": (), "d2": ()}, "system")
     assert martino.score(GOLD, empty).warnings == []
+
+
+def test_a_gold_outside_the_technique_list_is_warned_under_a_kind_of_its_own(
+        tmp_path, capsys) -> None:
+    """The command line scores the labels that occur when the gold has labels outside the
+    variant's technique list, and says so under a kind of its own, not ``other``
+    (bugleft20)."""
+    import json
+
+    from core.cli import main
+    from core.model.errors import warning_kind
+
+    gold = AnnotationSet("gold", {"d1": (Span(0, 4, "Banana"),)})
+    _labels, said = martino.default_labels("semeval2021", gold)
+    assert [warning_kind(w) for w in said] == ["outside-technique-list"]
+    doc = [{"id": "d1", "text": "abcdefgh",
+            "labels": [{"start": 0, "end": 4, "technique": "Banana"}]}]
+    for name in ("gold.json", "pred.json"):
+        (tmp_path / name).write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["score", str(tmp_path / "gold.json"), str(tmp_path / "pred.json"),
+                 "--metric", "martino", "--json"]) == 0
+    counts = json.loads(capsys.readouterr().out)["warning_counts"]
+    assert counts == {"outside-technique-list": 1}, counts
