@@ -49,6 +49,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui import jobs
+
 K_LIVE = "doc_switch_live"
 """Session key: the component's script ran in this session's browser (it draws the text)."""
 KEY = "doc_switch"
@@ -427,6 +429,7 @@ def draw(doc: str, html: str,
 
 
 @st.fragment
+@jobs.person_fragment
 def held(doc: str, html: str,
          neighbours: Callable[[], dict[str, tuple[str, str] | None]],
          picks: Callable[[list[str]], dict[str, str]] | None = None) -> None:
