@@ -387,8 +387,9 @@ _WS_WATCH = """(() => {
 })()"""
 """Installed before the page loads: counts the server's messages, the time of the last one and
 the time of the second frame after it (what it sent is drawn), and the "script finished" ones
-(a run's end, read from the message's protobuf: field 6 of Streamlit's ``ForwardMsg``). The script-state attribute is
-no clock for a widget's run: a run shorter than one React commit never shows "running"."""
+(a run's end, read from the message's protobuf: field 6 of Streamlit's ``ForwardMsg``). The
+script-state attribute is no clock for a widget's run: a run shorter than one React commit never
+shows "running"."""
 
 _CLOCK_WATCH = """(() => {
   // The in-page clock of a step (docs/performance.md, issue 29, fourteenth pass): installed
