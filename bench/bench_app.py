@@ -336,7 +336,32 @@ _WS_WATCH = """(() => {
   // the last times the page sent to the server and heard from it (a step's split, sixteenth
   // pass: the input to its first message sent, to the server's first answer)
   window.__ssSent = []; window.__ssHeard = [];
+  // the server's "script finished" messages (a run's or a fragment's end, seventeenth pass):
+  // the time each arrived and the second frame after it
+  window.__ssFinished = []; window.__ssFinishedPainted = 0;
   const keep = (list, t) => { list.push(t); if (list.length > 400) list.splice(0, 200); };
+  // A ForwardMsg's top-level fields read from its protobuf bytes: the value of field 6
+  // (script_finished, an enum: 0 the run, 3 a fragment's run, 2 ended early for a rerun) or
+  // null when the message is another kind (a delta, a session status, ...).
+  const finished = (data) => {
+    if (!(data instanceof ArrayBuffer)) return null;
+    const b = new Uint8Array(data);
+    let i = 0;
+    const varint = () => {
+      let v = 0, shift = 0, x = 0x80;
+      while (x & 0x80 && i < b.length) { x = b[i++]; v += (x & 0x7f) * 2 ** shift; shift += 7; }
+      return v;
+    };
+    while (i < b.length) {
+      const tag = varint(), field = Math.floor(tag / 8), wire = tag % 8;
+      if (wire === 0) { const v = varint(); if (field === 6) return v; }
+      else if (wire === 2) { const n = varint(); i += n; }  // (not i += varint(): i read first)
+      else if (wire === 1) i += 8;
+      else if (wire === 5) i += 4;
+      else return null;
+    }
+    return null;
+  };
   window.WebSocket = class extends Native {
     send(data) {
       keep(window.__ssSent, performance.now());
@@ -344,20 +369,27 @@ _WS_WATCH = """(() => {
     }
     constructor(...args) {
       super(...args);
-      this.addEventListener('message', () => {
+      this.addEventListener('message', (e) => {
         window.__ssMsgs++;
-        window.__ssLastMsg = performance.now();
-        keep(window.__ssHeard, window.__ssLastMsg);
+        const now = window.__ssLastMsg = performance.now();
+        keep(window.__ssHeard, now);
         performance.mark('ss-msg');  // for a trace (bench/trace_clock.py)
+        const status = finished(e.data);
+        if (status !== null) keep(window.__ssFinished, {t: now, status});
         requestAnimationFrame(() => requestAnimationFrame(() => {
-          window.__ssPainted = Math.max(window.__ssPainted, performance.now()); }));
+          const t = performance.now();
+          window.__ssPainted = Math.max(window.__ssPainted, t);
+          if (status !== null) window.__ssFinishedPainted = Math.max(window.__ssFinishedPainted, t);
+        }));
       });
     }
   };
 })()"""
 """Installed before the page loads: counts the server's messages, the time of the last one and
-the time of the second frame after it (what it sent is drawn). The script-state attribute is
-no clock for a widget's run: a run shorter than one React commit never shows "running"."""
+the time of the second frame after it (what it sent is drawn), and the "script finished" ones
+(a run's end, read from the message's protobuf: field 6 of Streamlit's ``ForwardMsg``). The
+script-state attribute is no clock for a widget's run: a run shorter than one React commit never
+shows "running"."""
 
 _CLOCK_WATCH = """(() => {
   // The in-page clock of a step (docs/performance.md, issue 29, fourteenth pass): installed
@@ -456,7 +488,13 @@ CLOCK_QUIET_MS = [150]
 a change later than this after the last one is not the step's."""
 
 
-def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> dict[str, Any]:
+RUN_LATE_S = 10.0
+"""With ``run=True``: how long :func:`_clock` waits, once the page is quiet, for the end of a
+run after the step's start; a step whose run's end never comes is reported with no time."""
+
+
+def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None,
+           run: bool = False, start: str = "last") -> dict[str, Any]:
     """The in-page clock of the step armed last (:data:`_CLOCK_WATCH`), once the step has had an
     input, the page has changed since, has not changed for ``quiet_ms`` and its last change is
     drawn, and the
@@ -467,27 +505,58 @@ def _clock(page: Any, timeout: float = 120_000, quiet_ms: int | None = None) -> 
     It must follow the step's own wait (its wall: the script state ``notRunning`` and the
     step's selector drawn), as every caller does: alone it would end at the first quiet
     ``quiet_ms`` after any change, e.g. an attribute set at the click before the run's
-    result arrives."""
+    result arrives.
+
+    ``start``: "last" (the step's last input: a select box opened, then its option) or "first"
+    (the first input since the clock was armed: a step armed just before its one click, whose
+    page may dispatch more inputs of its own after it). ``run``: the step starts a script run,
+    and it is over only when the server's "script finished" message after the start has come
+    and been drawn (:data:`_WS_WATCH`); the clock waits for it (at most :data:`RUN_LATE_S`
+    once the page is quiet) and reads ``run_finished_after_s`` (the run's end, seconds after
+    the start) and ``finished_statuses``. A step whose run's end never came has ``in_page_s``
+    None and ``no_run_seen`` True: it is reported as such, never read short."""
     quiet_ms = CLOCK_QUIET_MS[0] if quiet_ms is None else quiet_ms
+    pick = "c.inputs[0].t" if start == "first" else "c.inputs[c.inputs.length - 1].t"
     page.wait_for_function(
         f"() => {{ const c = window.__ssClock; return c.inputs.length > 0"
-        " && c.lastMut > c.inputs[c.inputs.length - 1].t"
+        f" && c.lastMut > {pick}"
         f" && performance.now() - c.lastMut > {quiet_ms} && c.paintedSeq === c.mutSeq"
         f" && performance.now() - window.__ssLastMsg > {quiet_ms}"
         " && window.__ssPainted >= window.__ssLastMsg; }", timeout=timeout)
-    got = page.evaluate("""() => {
+    no_run = False
+    if run:
+        ended = (f"() => {{ const c = window.__ssClock, t0 = {pick};"
+                 " const f = window.__ssFinished.filter((x) => x.t > t0);"
+                 " return f.length > 0 && window.__ssFinishedPainted > f[f.length - 1].t"
+                 f" && performance.now() - window.__ssLastMsg > {quiet_ms}"
+                 f" && performance.now() - c.lastMut > {quiet_ms} && c.paintedSeq === c.mutSeq"
+                 " && window.__ssPainted >= window.__ssLastMsg; }")
+        try:
+            page.wait_for_function(ended, timeout=RUN_LATE_S * 1000)
+        except Exception as exc:  # Playwright's TimeoutError: the run's end never came
+            if "Timeout" not in type(exc).__name__:
+                raise
+            no_run = True
+    got = page.evaluate(f"""() => {{
       const c = window.__ssClock; c.armed = false;
-      const t0 = c.inputs[c.inputs.length - 1].t;
-      return {t0, origin: performance.timeOrigin,
+      const t0 = {pick};
+      const fin = window.__ssFinished.filter((x) => x.t > t0);
+      return {{t0, origin: performance.timeOrigin,
+              finished: fin.length ? fin[fin.length - 1].t : 0,
+              statuses: fin.map((x) => x.status),
               painted: c.painted, msgPainted: window.__ssPainted, lastMut: c.lastMut,
               lastMsg: window.__ssLastMsg, what: c.describeLast(),
               sent: window.__ssSent.find((t) => t >= t0) ?? 0,
               heard: window.__ssHeard.find((t) => t >= t0) ?? 0,
               transition: c.lastTransition, transitionWhat: c.lastTransitionWhat,
-              inputs: c.inputs.map((i) => `${i.type} ${i.what}`)}; }""")
+              inputs: c.inputs.map((i) => `${{i.type}} ${{i.what}}`)}}; }}""")
     t0 = got["t0"]
     t1 = max(got["painted"], got["msgPainted"])
-    return {"in_page_s": round((t1 - t0) / 1000, 4) if t1 > t0 else None,
+    return {"in_page_s": round((t1 - t0) / 1000, 4) if t1 > t0 and not no_run else None,
+            **({"no_run_seen": no_run,
+                "run_finished_after_s": round((got["finished"] - t0) / 1000, 4)
+                if got["finished"] else None,
+                "finished_statuses": got["statuses"]} if run else {}),
             "last_change_after_s": round((got["lastMut"] - t0) / 1000, 4)
             if got["lastMut"] > t0 else None,
             "last_change": got["what"] if got["lastMut"] > t0 else None,
@@ -677,6 +746,7 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
     click (:func:`_clock`; the typing's input event starts the first, the option's click the
     second))."""
     _arm(page)
+    worker = descendants_cpu_s(pid) if pid else 0.0
     t = time.perf_counter()
     box = page.get_by_test_id("stSelectbox").filter(has_text="Document (").first
     box.locator("input").fill(doc_id)
@@ -684,6 +754,9 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
     option.wait_for(timeout=120_000)
     typed = time.perf_counter() - t
     typed_clock = _clock(page)
+    # the server's background worker (the work ahead) while the typing and the switch ran
+    worker_mid = descendants_cpu_s(pid) if pid else 0.0
+    typed_clock["worker_cpu_s"] = round(worker_mid - worker, 3)
     cpu = (cpu_s(pid) or 0.0) if pid else 0.0
     task = _task_s(cdp) if cdp else 0.0
     browser = browser_cpu_s(pid) if pid else 0.0
@@ -702,9 +775,13 @@ def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
                      ).first.wait_for(timeout=120_000)
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
-    clock = _harness(_clock(page), before, page.evaluate("performance.now()"))
+    # From the click (the first input since the clock was armed, just before it), until the
+    # run it started has sent its end and every change is drawn (seventeenth pass).
+    clock = _harness(_clock(page, run=True, start="first"), before,
+                     page.evaluate("performance.now()"))
     seen = page.evaluate("window.__ssStep.seen")  # the click to the frame after its heading
     clock["text_visible_s"] = None if seen is None else round(float(seen) / 1000, 4)
+    clock["worker_cpu_s"] = round((descendants_cpu_s(pid) if pid else 0.0) - worker_mid, 3)
     return (typed, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0,
             (_task_s(cdp) - task) if cdp else 0.0, (browser_cpu_s(pid) - browser) if pid else 0.0,
             typed_clock, clock)
@@ -764,7 +841,8 @@ def _step_doc(page: Any, key: str | None, doc_id: str, pid: int | None = None, c
     _settled(page, "#left-doc")
     wall = time.perf_counter() - t
     thread = (_thread_s(cdp) - thread) if cdp else 0.0
-    clock = _harness(_clock(page), before, page.evaluate("performance.now()"))
+    clock = _harness(_clock(page, run=True, start="first"), before,
+                     page.evaluate("performance.now()"))
     return (seen, wall, ((cpu_s(pid) or 0.0) - cpu) if pid else 0.0, thread, clock)
 
 
@@ -891,7 +969,19 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   "received with the typing; the click to the page's first "
                                   f"message {clock['first_sent_after_s']} s, to the server's "
                                   f"first {clock['first_message_after_s']} s, last "
-                                  f"{clock['last_message_after_s']} s",
+                                  f"{clock['last_message_after_s']} s, the run's end "
+                                  f"{clock['run_finished_after_s']} s "
+                                  f"{clock['finished_statuses']}"
+                                  f"{' (NO RUN SEEN)' if clock['no_run_seen'] else ''}; "
+                                  f"inputs {clock['inputs']}; typed filter in page "
+                                  f"{tclock['in_page_s']} s (last change "
+                                  f"{tclock['last_change_after_s']} s: "
+                                  f"{tclock['last_change']}; at {tclock['t0_epoch']:.3f}–"
+                                  f"{tclock['t1_epoch']:.3f}); switch at "
+                                  f"{clock['t0_epoch']:.3f}–{clock['t1_epoch']:.3f}; the "
+                                  "background worker's CPU in the typing "
+                                  f"{tclock['worker_cpu_s']} s, in the switch "
+                                  f"{clock['worker_cpu_s']} s",
                                   file=sys.stderr, flush=True)
                         # Then the stepper, forward: Next clicked, then the key N, in turn.
                         box = page.get_by_test_id("stSelectbox").filter(
@@ -1088,7 +1178,10 @@ IN_PAGE = ("in_page_s: from the step's last input (the click or key, captured on
            "the page's handlers) to the second frame after the page's last DOM change and the "
            "server's last message (the page complete); wall_s: the harness's clock, Python's "
            "around Playwright's calls (actionability checks, waits and their polling), the "
-           "figure of the older keys")
+           "figure of the older keys. A document switch or step starts at its click or key "
+           "(the first input) and ends only once the server's 'script finished' message of "
+           "the run it started is drawn: one whose run's end never came has in_page_s null and "
+           "no_run_seen true")
 """What the ``*_in_page`` keys of the result measure, beside the older walls."""
 
 
@@ -1114,6 +1207,8 @@ def _clocked(clocks: list[dict[str, Any]], walls: list[float]) -> dict[str, Any]
     inside = [c["in_page_s"] for c in clocks if c["in_page_s"] is not None]
     return {"in_page_s": _summary(inside), "wall_s": _summary(walls),
             "in_page_under_300ms": sum(t < 0.3 for t in inside),
+            # steps that start a run whose end the clock never saw: no time, counted apart
+            "no_run_seen": sum(bool(c.get("no_run_seen")) for c in clocks),
             "wall_under_300ms": sum(t < 0.3 for t in walls),
             "each": [{"in_page_s": c["in_page_s"], "wall_s": round(w, 3),
                       "harness_before_input_s": c.get("harness_before_input_s"),
@@ -1124,6 +1219,9 @@ def _clocked(clocks: list[dict[str, Any]], walls: list[float]) -> dict[str, Any]
                       "last_message_after_s": c["last_message_after_s"],
                       "first_sent_after_s": c.get("first_sent_after_s"),
                       "first_message_after_s": c.get("first_message_after_s"),
+                      "run_finished_after_s": c.get("run_finished_after_s"),
+                      "worker_cpu_s": c.get("worker_cpu_s"),
+                      "no_run_seen": c.get("no_run_seen"), "inputs": c.get("inputs"),
                       "t0_epoch": c.get("t0_epoch"), "t1_epoch": c.get("t1_epoch")}
                      for c, w in zip(clocks, walls, strict=True)]}
 
@@ -1280,7 +1378,11 @@ def main() -> None:
                       ("document_step_in_page", "document step (Next, key N), complete")):
         if result[key]["wall_s"]["n"]:
             print(f"{what} < 300 ms: harness wall {result[key]['wall_under_300ms']}, in page "
-                  f"{result[key]['in_page_under_300ms']} of {result[key]['wall_s']['n']}")
+                  f"{result[key]['in_page_under_300ms']} of {result[key]['wall_s']['n']}"
+                  + (f" ({result[key]['no_run_seen']} with no run's end seen: not timed)"
+                     if result[key]["no_run_seen"] else "")
+                  + "; each in page: "
+                  + ", ".join(str(e["in_page_s"]) for e in result[key]["each"]))
 
 
 if __name__ == "__main__":

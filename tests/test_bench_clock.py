@@ -209,11 +209,10 @@ def test_the_wait_for_an_idle_background_ends_when_the_server_has_none(bench_app
     assert waited["idle"] is True
 
 
-def test_the_clock_splits_a_step_at_its_first_message_and_the_servers_first_answer(
-        tmp_path: Path, bench_app: Any, playwright_driver: Any) -> None:
-    """A page that sends on a click and changes when a websocket server answers: the clock says
-    when the page sent (after the click) and when the first answer came (after that), as the
-    typed switch's split reads them (sixteenth pass)."""
+@contextlib.contextmanager
+def websocket_server(answer: Any) -> Iterator[int]:
+    """A websocket server on a free port of 127.0.0.1 whose handler calls ``answer(handler,
+    message)`` for each message the page sends (on the server's loop)."""
     import asyncio
     import socket
     import threading
@@ -221,12 +220,12 @@ def test_the_clock_splits_a_step_at_its_first_message_and_the_servers_first_answ
     import tornado.web
     import tornado.websocket
 
-    class Echo(tornado.websocket.WebSocketHandler):
+    class Handler(tornado.websocket.WebSocketHandler):
         def check_origin(self, origin: str) -> bool:
             return True  # the page is a file
 
         def on_message(self, message: str | bytes) -> None:
-            self.write_message(message)
+            answer(self, message)
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -236,32 +235,143 @@ def test_the_clock_splits_a_step_at_its_first_message_and_the_servers_first_answ
 
     def serve() -> None:
         asyncio.set_event_loop(loop)
-        tornado.web.Application([(r"/ws", Echo)]).listen(port, address="127.0.0.1")
+        tornado.web.Application([(r"/ws", Handler)]).listen(port, address="127.0.0.1")
         ready.set()
         loop.run_forever()
 
     threading.Thread(target=serve, daemon=True).start()
     assert ready.wait(30)
-    page_html = f"""<!doctype html><html><body><button id="go">Go</button><div id="out">-</div>
+    try:
+        yield port
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+
+
+def ws_page(port: int, then: str = "") -> str:
+    """A page that sends on a click of #go, as a widget's change does, and writes each answer
+    of the server into #out (then runs ``then`` in the click's handler)."""
+    return f"""<!doctype html><html><body><button id="go">Go</button><div id="out">-</div>
+<input id="box">
 <script>
   const ws = new WebSocket('ws://127.0.0.1:{port}/ws');
+  ws.binaryType = 'arraybuffer';
+  window.answers = [];
   ws.addEventListener('open', () => {{ window.open_ = true; }});
-  ws.addEventListener('message', () => {{ document.getElementById('out').textContent = 'x'; }});
+  ws.addEventListener('message', () => {{
+    window.answers.push(performance.now());
+    document.getElementById('out').textContent = 'x' + window.answers.length; }});
   document.getElementById('go').addEventListener('click', () => {{
-    window.clicked = performance.now(); ws.send('run'); }});
+    window.clicked = performance.now(); ws.send('run'); {then} }});
 </script></body></html>"""
-    (tmp_path / "ws.html").write_text(page_html, encoding="utf-8")
-    try:
+
+
+def test_the_clock_splits_a_step_at_its_first_message_and_the_servers_first_answer(
+        tmp_path: Path, bench_app: Any, playwright_driver: Any) -> None:
+    """A page that sends on a click and changes when a websocket server answers: the clock says
+    when the page sent (after the click) and when the first answer came (after that), as the
+    typed switch's split reads them (sixteenth pass)."""
+    with websocket_server(lambda handler, message: handler.write_message(message)) as port:
+        (tmp_path / "ws.html").write_text(ws_page(port), encoding="utf-8")
         with watched_page(tmp_path / "ws.html", bench_app, playwright_driver) as pg:
             pg.wait_for_function("window.open_ === true")
             bench_app._arm(pg)
             pg.click("#go")
             clock = bench_app._clock(pg)
             clicked = pg.evaluate("window.clicked")
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
     assert clock["inputs"] == ["click button"]
     sent, heard = clock["first_sent_after_s"], clock["first_message_after_s"]
     assert sent is not None and heard is not None
     assert (clicked - clock["t0_ms"]) / 1000 <= sent + 0.0001  # sent by the click's handler
     assert sent <= heard <= clock["last_message_after_s"]  # the answer after the message
+
+
+def forward_msgs() -> tuple[bytes, bytes]:
+    """Two of Streamlit's own ``ForwardMsg``s as its server serializes them: a delta (an
+    element drawn) and a fragment run's "script finished"."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    delta = ForwardMsg()
+    delta.hash = "a" * 32
+    delta.metadata.delta_path[:] = [0, 3]
+    delta.delta.new_element.markdown.body = "Both annotations of document doc7, side by side"
+    done = ForwardMsg()
+    done.hash = "b" * 32
+    done.metadata.delta_path[:] = [0]
+    done.script_finished = ForwardMsg.ScriptFinishedStatus.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    return delta.SerializeToString(), done.SerializeToString()
+
+
+def test_a_switch_ends_when_its_runs_end_is_drawn_and_starts_at_its_click(
+        tmp_path: Path, bench_app: Any, playwright_driver: Any) -> None:
+    """The document switch's clock (seventeenth pass): its start is the click, not an input the
+    page dispatches after it (here an input event 0.4 s later, after the server's answers,
+    which the clock's last input would take, leaving no message after it); its end is the
+    frame after the server's "script finished" message, which comes 0.3 s after the element
+    the page drew first, not the first quiet moment after that element."""
+    import asyncio
+
+    delta, done = forward_msgs()
+
+    def answer(handler: Any, message: str | bytes) -> None:
+        loop = asyncio.get_event_loop()
+        handler.write_message(delta, binary=True)
+        # the run goes on without a change of the page, then ends
+        loop.call_later(0.3, lambda: handler.write_message(done, binary=True))
+
+    # an input the page dispatches of itself after the run (as a select box may)
+    late_input = ("setTimeout(() => document.getElementById('box').dispatchEvent("
+                  "new Event('input', {bubbles: true})), 400);")
+    with websocket_server(answer) as port:
+        (tmp_path / "run.html").write_text(ws_page(port, late_input), encoding="utf-8")
+        with watched_page(tmp_path / "run.html", bench_app, playwright_driver) as pg:
+            pg.wait_for_function("window.open_ === true")
+            bench_app._arm(pg)
+            pg.click("#go")
+            pg.wait_for_function("window.answers.length === 2")
+            pg.wait_for_timeout(200)  # the late input has come
+            clock = bench_app._clock(pg, run=True, start="first")
+            clicked, answers = pg.evaluate("[window.clicked, window.answers]")
+            finished = pg.evaluate("window.__ssFinished")
+            inputs = pg.evaluate("window.__ssClock.inputs.map((i) => i.t)")
+    assert clock["inputs"] == ["click button", "input input"]
+    # the last input came after the run's end: a clock started there saw no message after it
+    assert inputs[1] > answers[1]
+    assert clock["t0_ms"] <= clicked  # the click, captured before the page's handler
+    # one "script finished" message read out of the two, with its status (3: a fragment's run)
+    assert [f["status"] for f in finished] == [3] and clock["finished_statuses"] == [3]
+    assert abs(finished[0]["t"] - answers[1]) < 5
+    assert clock["no_run_seen"] is False
+    assert clock["run_finished_after_s"] == round((finished[0]["t"] - clock["t0_ms"]) / 1000, 4)
+    # the end: after the run's end is drawn, not at the first answer's frame
+    assert clock["t1_ms"] > answers[1] > answers[0]
+    assert clock["in_page_s"] == round((clock["t1_ms"] - clock["t0_ms"]) / 1000, 4)
+    assert clock["first_message_after_s"] is not None
+
+
+def test_a_switch_whose_run_never_ends_is_reported_with_no_time(
+        tmp_path: Path, bench_app: Any, playwright_driver: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server that answers with a delta and never says the run finished: the clock gives no
+    time and says so (``no_run_seen``), where it used to read the span to the delta's frame."""
+    delta, _done = forward_msgs()
+    monkeypatch.setattr(bench_app, "RUN_LATE_S", 1.0)
+    with websocket_server(lambda handler, message: handler.write_message(delta, binary=True)
+                          ) as port:
+        (tmp_path / "norun.html").write_text(ws_page(port), encoding="utf-8")
+        with watched_page(tmp_path / "norun.html", bench_app, playwright_driver) as pg:
+            pg.wait_for_function("window.open_ === true")
+            bench_app._arm(pg)
+            pg.click("#go")
+            pg.wait_for_function("window.answers.length === 1")
+            clock = bench_app._clock(pg, run=True, start="first")
+            bench_app._arm(pg)
+            pg.click("#go")
+            pg.wait_for_function("window.answers.length === 2")
+            plain = bench_app._clock(pg)  # a step that starts no run: read as before
+    assert clock["no_run_seen"] is True and clock["in_page_s"] is None
+    assert clock["run_finished_after_s"] is None and clock["finished_statuses"] == []
+    assert clock["last_message_after_s"] is not None  # the delta came, and is not the end
+    assert plain["in_page_s"] is not None and "no_run_seen" not in plain
+    summary = bench_app._clocked([clock, plain], [0.5, 0.4])
+    assert summary["no_run_seen"] == 1 and summary["in_page_s"]["n"] == 1
+    assert [e["no_run_seen"] for e in summary["each"]] == [True, None]

@@ -19,7 +19,7 @@ from core.metrics import registry
 from core.model import AnnotationSet
 from core.render import highlight, passages
 from core.render.html import esc
-from ui import above_one, doc_switch, export, levels, results, state, uploads
+from ui import above_one, doc_switch, export, jobs, levels, results, state, uploads
 from ui import errors as err_ui
 from ui import hateval as hateval_ui
 from ui.escape import md
@@ -695,6 +695,7 @@ def pick(ws: Workspace, v: View, listed: Listing) -> str:
 
 
 @st.fragment
+@jobs.person_fragment
 def document(ws: Workspace, v: View, listed: Listing) -> None:
     """The picker and everything drawn of the document it picks: the part of the page a
     document switch changes. A fragment (docs/performance.md, issue 29, sixth pass): the
@@ -879,7 +880,7 @@ def highlights_tab(ws: Workspace, v: View, s: Shown, listed: Listing) -> None:
                 out[other] = highlights_html(ws, v, shown)
         return out
 
-    doc_switch.draw(s.doc, highlights_html(ws, v, s), steps, picks)
+    doc_switch.held(s.doc, highlights_html(ws, v, s), steps, picks)
     merged_a, merged_b = merged_items(ws, v, s)
     export.download_buttons(s.doc, s.text, s.items_a, s.items_b, s.colours, gold_name=v.set_a,
                             pred_name=v.set_b, merged=(merged_a, merged_b),

@@ -24,7 +24,9 @@ A person's page run comes first: while a page run of any session is under way, a
 worker's hands is held (:meth:`Worker._hold_loop`, :func:`ui.gamma_worker._hold`), at most
 :data:`HOLD_STRETCH` seconds in a row; the work of a page's first visit computed before it
 (``holdable`` off: the Annotators page's default view) is not held, or that visit would pay;
-``app.py`` marks each run (:func:`page_run_started`, :func:`page_run_ended`), and a page that
+``app.py`` marks each run (:func:`page_run_started`, :func:`page_run_ended`), a fragment a person's
+action reruns alone marks its own (:func:`person_fragment`: a fragment's run does not pass through
+``app.py``), and a page that
 shows or waits for a later job makes it an ordinary one (:func:`shown`, :func:`wanted`), which is
 never held. At 100,000 documents the Annotators page's
 measures computed ahead took a core beside the warm revisits of every other page
@@ -44,7 +46,9 @@ ran in a thread). One worker, not one per job: two cores are shared by everyone,
 from __future__ import annotations
 
 import atexit
+import collections
 import contextlib
+import functools
 import itertools
 import mmap
 import os
@@ -62,7 +66,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Client, Connection
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 import streamlit as st
 from streamlit.runtime.state import SessionStateProxy
@@ -127,6 +131,40 @@ def page_run_ended() -> None:
         _runs.pop(_run_key(), None)
         _last_end[0] = time.monotonic()
         _changed.notify_all()
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+FRAGMENT_RUNS: collections.Counter[str] = collections.Counter()
+"""Runs :func:`person_fragment` marked as a person's page run, by function: tests read it."""
+
+
+def person_fragment(fn: F) -> F:
+    """``fn``, the body of an ``st.fragment`` a person's action reruns alone (a document
+    switch, a step, the search's documents), marking each run that is not part of a page run
+    already marked (``app.py``'s, or an enclosing fragment's) as a page run: later jobs are held
+    while it runs and :data:`HOLD_AFTER_RUN` after it, as for a whole run. A fragment's rerun
+    starts no run of ``app.py``, so none of these marked itself, and the Annotators page's
+    measures computed ahead ran through every document switch and step a second after the last
+    whole run (docs/performance.md, issue 29, seventeenth pass: 0.08-0.17 s of the worker's CPU
+    in every switch of 0.14-0.45 s). A fragment on a timer (``run_every``: a progress poll) is
+    no person's action and is not marked. Put it under ``@st.fragment``, which keeps ``fn``'s
+    name (``functools.wraps``) for the fragment's id."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with _changed:
+            mine = _run_key() not in _runs
+        if not mine:
+            return fn(*args, **kwargs)
+        FRAGMENT_RUNS[fn.__qualname__] += 1
+        page_run_started()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            page_run_ended()
+
+    return cast("F", run)
 
 
 def holding(now: float | None = None) -> bool:
@@ -595,5 +633,6 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
 
 
 __all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
-           "holding", "page_run_ended", "page_run_started", "progress", "run_here", "shown",
+           "holding", "page_run_ended", "page_run_started", "person_fragment", "progress",
+           "run_here", "shown",
            "submit", "wanted"]

@@ -326,3 +326,59 @@ def test_one_signal_holds_the_job_until_the_deadline_the_server_moves(
     assert slept == []
     monkeypatch.setattr(gamma_worker, "_UNTIL", [None])
     server_side.close()
+
+
+def test_a_fragment_a_person_reruns_holds_later_jobs_as_a_page_run_does() -> None:
+    """A fragment's rerun starts no run of ``app.py``: :func:`ui.jobs.person_fragment` marks it
+    (seventeenth pass: the document switches and steps let the Annotators page's measures run
+    a second after the last whole run); inside a run marked already it marks nothing more."""
+    seen: list[bool] = []
+
+    @jobs.person_fragment
+    def switch() -> str:
+        seen.append(jobs.holding())
+        return "drawn"
+
+    before = dict(jobs.FRAGMENT_RUNS)
+    assert not jobs.holding()
+    assert switch() == "drawn"
+    assert seen == [True]  # held while it runs
+    assert jobs._runs == {}
+    end = jobs._last_end[0]
+    assert jobs.holding(end + jobs.HOLD_AFTER_RUN / 2)  # and after it, as a page run
+    assert jobs.FRAGMENT_RUNS[switch.__qualname__] == before.get(switch.__qualname__, 0) + 1
+
+    # inside a page run (app.py's, or an enclosing fragment's): that run's mark stands
+    jobs.page_run_started()
+    started = dict(jobs._runs)
+    assert switch() == "drawn"
+    assert jobs._runs == started  # not ended by the fragment's body
+    assert jobs.FRAGMENT_RUNS[switch.__qualname__] == before.get(switch.__qualname__, 0) + 1
+    jobs.page_run_ended()
+
+    # an exception in the body still ends the mark
+    @jobs.person_fragment
+    def broken() -> None:
+        raise ValueError("bad")
+
+    with pytest.raises(ValueError):
+        broken()
+    assert jobs._runs == {}
+
+
+def test_the_documents_fragments_are_marked_and_a_whole_runs_mark_stands(make_app) -> None:
+    """The fragments a document switch and step (the document's) and the search's documents
+    (the component's) rerun alone call their body through :func:`ui.jobs.person_fragment`;
+    in a whole run of the page (``app.py`` marks it) neither marks anything more, and the
+    page's mark ends with the run."""
+    from ui import doc_switch, documents
+
+    marked = jobs.person_fragment(lambda: None).__code__  # every mark's wrapper's code
+    for fragment in (documents.document, doc_switch.held):
+        inner = [c.cell_contents for c in fragment.__closure__ or ()]
+        assert any(getattr(f, "__code__", None) is marked for f in inner), fragment
+    before = dict(jobs.FRAGMENT_RUNS)
+    at = make_app("pages/documents.py", params={"doc": "doc2"})
+    assert not at.exception
+    assert dict(jobs.FRAGMENT_RUNS) == before
+    assert jobs._runs == {} and jobs._last_end[0] > float("-inf")
