@@ -53,6 +53,7 @@ import itertools
 import mmap
 import os
 import queue
+import shutil
 import signal
 import struct
 import subprocess
@@ -479,6 +480,9 @@ class Worker:
             if self.deadline is not None:
                 self.deadline.close()
                 self.deadline = None
+        # The killed worker never unlinks its socket: its folder (socket, deadline) goes here,
+        # or every server start would leave one behind in the temporary directory.
+        shutil.rmtree(os.path.dirname(self.address), ignore_errors=True)
 
 
 @st.cache_resource(show_spinner=False)
@@ -495,6 +499,7 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     try:
         worker = _worker()
         if not worker.alive or worker.process.poll() is not None:
+            worker.stop()  # its pool's processes and its folder
             _worker.clear()
             worker = _worker()
     except (WorkerDied, OSError) as exc:

@@ -1,25 +1,20 @@
-"""The background worker's temporary folder (``ui.jobs.Worker``: its socket and, since issue
-29's sixteenth pass, the hold's deadline file ``hold``) goes when the worker stops.
+"""The background worker's temporary folder (``ui.jobs.Worker``: its socket and the hold's
+deadline file ``hold``) goes when the worker stops, and when a dead worker is replaced.
 
-Found by the review of that pass (review17): ``Worker.stop`` kills the worker (SIGKILL, so its
-``Listener`` never unlinks the socket) and removes nothing, so every server start, and every
-test that starts a worker, leaves a ``spanscope-worker-*`` folder in the temporary directory,
-now with its 8-byte ``hold`` file: 2,160 such folders were in /tmp on the development machine
-after a day of test runs. ``ui/jobs.py`` is another task's file, so the test is committed
-``xfail(strict=True)`` for its owner: the fix removes the folder in ``Worker.stop``
-(``shutil.rmtree(..., ignore_errors=True)`` after the deadline map is closed)."""
+Found by the review of issue 29's sixteenth pass: ``Worker.stop`` killed the worker (SIGKILL,
+so its ``Listener`` never unlinks the socket) and removed nothing, so every server start, and
+every test that starts a worker, left a ``spanscope-worker-*`` folder in the temporary
+directory: 2,160 of them after a day of test runs on the development machine."""
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
-
-import pytest
 
 from ui import jobs
 
 
-@pytest.mark.xfail(strict=True, reason="ui.jobs.Worker.stop leaves its temporary folder, socket "
-                   "and hold file behind (review17); ui/jobs.py is switch17's to fix")
 def test_a_stopped_worker_leaves_no_folder_behind() -> None:
     worker = jobs.Worker()
     folder = Path(worker.address).parent
@@ -29,3 +24,20 @@ def test_a_stopped_worker_leaves_no_folder_behind() -> None:
         worker.stop()
     worker.process.wait(timeout=30)
     assert not folder.exists(), sorted(p.name for p in folder.iterdir())
+    worker.stop()  # twice (atexit after an explicit stop) is harmless
+
+
+def test_a_dead_worker_replaced_by_submit_leaves_no_folder_behind() -> None:
+    jobs._worker.clear()
+    first = jobs._worker()
+    folder = Path(first.address).parent
+    try:
+        os.kill(first.process.pid, signal.SIGKILL)
+        first.process.wait(timeout=30)
+        job = jobs.submit(jobs.Job("imports", "hold", {"imports": ["json"]}))
+        assert job.future is not None and job.future.result(timeout=60) is None
+        assert jobs._worker() is not first
+        assert not folder.exists(), sorted(p.name for p in folder.iterdir())
+    finally:
+        jobs._worker().stop()
+        jobs._worker.clear()
