@@ -57,7 +57,7 @@ from core.render.html import esc
 from core.render.palette import OKABE_ITO
 from core.store import curation as cstore
 from core.store import store_path
-from ui import above_one, doc_picker, state, text_policy
+from ui import above_one, doc_picker, jobs, state, text_policy
 from ui.curation_lanes import Lane, context_window, lanes_html
 from ui.escape import md
 from ui.state import Workspace
@@ -1152,6 +1152,7 @@ def guide(ws: Workspace) -> None:
 
 
 @st.fragment
+@jobs.person_fragment
 def workbench(source: Workspace, ws: Workspace, r: Rules, p: Proposed) -> None:
     """What a decision changes, redrawn alone when the lead decides or moves (a Streamlit
     fragment: no whole-page rerun): the progress, the disputed span's card with its
@@ -1223,6 +1224,7 @@ def document_lanes(ws: Workspace, r: Rules, p: Proposed, shown: Decision | None)
 
 
 @st.fragment
+@jobs.person_fragment
 def agreement(ws: Workspace, r: Rules, p: Proposed) -> None:
     """Each annotator scored against the curated set (its own fragment: recomputed when the
     page opens and when asked, not on every decision)."""
@@ -1268,6 +1270,7 @@ def _curated_files(cur_digest: str, fmt: str, _texts: dict[str, str | None],
 
 
 @st.fragment
+@jobs.person_fragment
 def downloads(ws: Workspace, p: Proposed) -> None:
     """The decisions file, the curated set in a chosen format, and a link to score against it.
     The decisions file is written when clicked, from the store; the curated set when its

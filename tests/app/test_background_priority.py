@@ -382,3 +382,15 @@ def test_the_documents_fragments_are_marked_and_a_whole_runs_mark_stands(make_ap
     assert not at.exception
     assert dict(jobs.FRAGMENT_RUNS) == before
     assert jobs._runs == {} and jobs._last_end[0] > float("-inf")
+
+
+def test_every_fragment_a_person_reruns_is_marked() -> None:
+    """Curation's decisions, agreement and downloads rerun alone when the lead decides, as the
+    Documents page's fragments do on a switch: each calls its body through
+    :func:`ui.jobs.person_fragment`, so the work ahead is held while it runs."""
+    from ui import curation
+
+    marked = jobs.person_fragment(lambda: None).__code__
+    for fragment in (curation.workbench, curation.agreement, curation.downloads):
+        inner = [c.cell_contents for c in fragment.__closure__ or ()]
+        assert any(getattr(f, "__code__", None) is marked for f in inner), fragment
