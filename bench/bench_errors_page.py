@@ -101,7 +101,8 @@ WATCH = """() => {
       // seventh pass the category table, the chart having its own tab) and the run over.
       if (location.pathname.endsWith('/errors') && idle && seen.errors === undefined
           && document.querySelector('.st-key-err_chart .js-plotly-plot .main-svg, '
-                                    + '.st-key-err_categories [data-testid="stDataFrame"]'))
+                                    + '.st-key-err_categories [data-testid="stDataFrame"], '
+                                    + '.st-key-err_table .ss-page-table'))
         seen.errors = now;
     }
     requestAnimationFrame(tick);
@@ -136,9 +137,10 @@ def _idle(page: Any, timeout: float) -> None:
 
 
 ERRORS_DRAWN = (".st-key-err_chart .js-plotly-plot, "
-                ".st-key-err_categories [data-testid='stDataFrame']")
+                ".st-key-err_categories [data-testid='stDataFrame'], "
+                ".st-key-err_table .ss-page-table")
 """The Errors page's first tab is drawn: its category chart, or (since the seventh pass, the
-chart in its own tab) its category table."""
+chart in its own tab) its category table (an HTML table since the seventeenth pass)."""
 CHART_TAB = "📈 Category chart"
 """The Errors page's tab of the category chart (``ui.errors.TABS``; none before the seventh
 pass)."""
@@ -200,7 +202,11 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
     proc, url = _server(tree, corpus)
     # The category table's column of documents buttons (since the sixth pass): drawn on the
     # grid's canvas, so the checkout's source says whether it is there.
-    has_buttons = "ButtonColumn" in (tree / "ui" / "errors.py").read_text(encoding="utf-8")
+    source = (tree / "ui" / "errors.py").read_text(encoding="utf-8")
+    has_buttons = "ButtonColumn" in source
+    # A data grid with row selection until the seventeenth pass; an HTML table since, whose
+    # rows are opened by the links alone.
+    has_grid = "selection_mode=\"single-row\"" in source
     out: dict[str, Any] = {"tree": str(tree), "load_before": os.getloadavg()[0],
                            "clicks": [], "back_to_errors_s": [], "doc_switch": [],
                            "errors_warm": []}
@@ -222,6 +228,8 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
                     break  # a revision without the links
                 if how == "button" and not has_buttons:
                     continue  # a revision without the table's documents buttons
+                if how == "row" and not has_grid:
+                    continue  # a revision whose table has no row selection
                 for k, category in enumerate(CLICKS):
                     click = _click(page, how, category, cpu, timeout)
                     click["repeat"] = category in CLICKS[:k]
