@@ -90,6 +90,7 @@ K_ERR_CHART = "err_chart"  # selection state of the category chart
 K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
 K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
 K_ERR_TABLE = "err_table"  # the category table's container
+K_ERR_SCHEMAS_OPEN = "err_schemas_open"  # the SemEval-2013 schemas' expander is open
 K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
 K_ERR_PENDING = "err_pending"  # session: what a callback could not open at once (follow_link)
@@ -1146,15 +1147,20 @@ def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
 
 
 def schemas(ws: state.Workspace, s: Setup) -> None:
-    """SemEval-2013's schemas, as nervaluate counts them (in a closed expander)."""
-    with st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nervaluate counts "
-                     "them"):
+    """SemEval-2013's schemas, as nervaluate counts them, in a lazy expander: closed (as the
+    page opens it), it draws nothing, where its caption and toggle were drawn, hidden, on every
+    visit (the toggle's late update was the last change of a warm revisit once the category table
+    was plain HTML: docs/performance.md, issue 29, seventeenth pass)."""
+    box = st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nervaluate "
+                      "counts them", key=K_ERR_SCHEMAS_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         st.caption("One-to-one greedy alignment (docs/errors.md): COR correct, INC incorrect, "
                    "PAR partial, MIS missed, SPU spurious; POS = COR+INC+PAR+MIS, ACT = "
                    "COR+INC+PAR+SPU; partial and type give PAR half credit. `python -m core "
                    "score --metric nervaluate` prints the same, per label too.")
-        # Code in a collapsed expander runs all the same: on a large corpus the counts wait
-        # for their toggle.
+        # Opened, on a large corpus the counts (seconds of work) still wait for their toggle.
         if asked_for(s.n_docs, FILTER_AUTO_DOCS,
                      f"Count the schemas of all {s.n_docs:,} documents", key="err_schemas_on"):
             table = schema_frame(ws.key, ws, s.ref, s.systems)

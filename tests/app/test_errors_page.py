@@ -313,6 +313,11 @@ def test_schema_table_is_core_nervaluate(make_app, frame) -> None:
     from core.metrics import nervaluate
 
     at = make_app("pages/errors.py")
+    # A lazy expander: closed, it draws nothing (issue 29, seventeenth pass); opened, the table.
+    assert not [t for t in tables(at) if "schema" in t.columns]
+    assert not [c for c in at.caption if "One-to-one greedy alignment" in c.value]
+    at.session_state[err_ui.K_ERR_SCHEMAS_OPEN] = True
+    at.run()
     table = frame(at, "schema", "COR", "POS")
     ws = _ws(at)
     expected = nervaluate.score(ws.sets["gold"], ws.sets["system_a"]).to_dict()
