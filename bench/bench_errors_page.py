@@ -194,6 +194,7 @@ def _idle_after(page: Any, wait: float = 30_000) -> float | None:
 
 
 def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
+                  hows: tuple[str, ...] = ("row", "button", "link"),
                   timeout: float = 120_000) -> dict[str, Any]:
     """One fresh server in ``tree``: the steps of the module docstring (seconds)."""
     from bench_app import _nav, _settled, chromium, peak_rss_mib
@@ -223,7 +224,7 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
             page.goto(f"{url}/errors")
             _settled(page, ERRORS_DRAWN, timeout)
             out["errors_first_visit"] = {"s": time.perf_counter() - t, "cpu_s": cpu() - c}
-            for how in ("row", "button", "link"):
+            for how in hows:
                 if how == "link" and not page.locator(LINKS).count():
                     break  # a revision without the links
                 if how == "button" and not has_buttons:
@@ -329,6 +330,10 @@ def main() -> None:
     ap.add_argument("--doc-switches", type=int, default=4)
     ap.add_argument("--pages", type=int, default=3, help="page turns of the span list")
     ap.add_argument("--tree", default=str(ROOT), help="checkouts, comma-separated")
+    ap.add_argument("--hows", default="row,button,link",
+                    help="which clicks open Documents, in this order (comma-separated): the "
+                    "links alone compare a revision without the grid with one that has it, "
+                    "each first click on a fresh server")
     ap.add_argument("--corpus", type=Path, default=None,
                     help="folder whose bench/ holds the generated pair, kept between runs")
     args = ap.parse_args()
@@ -344,7 +349,8 @@ def main() -> None:
                 print(f"{tree}: round {r + 1}, load {os.getloadavg()[0]:.1f}", file=sys.stderr,
                       flush=True)
                 try:
-                    results.append(browser_round(tree, data, args.doc_switches, args.pages))
+                    results.append(browser_round(tree, data, args.doc_switches, args.pages,
+                                                 tuple(args.hows.split(","))))
                 except Exception as exc:  # one round's failure does not lose the others
                     print(f"{tree}: round {r + 1} failed: {exc!r}"[:400], file=sys.stderr,
                           flush=True)
