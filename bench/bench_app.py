@@ -126,9 +126,11 @@ NAV = (# The per-label table: a data grid before the tenth pass; since, up to 12
        # drawn as Markdown (ui.small_table.small_table) and the Sets table, later on the page, is
        # waited for.
        ("Data", '[data-testid="stDataFrame"], .st-key-sets_table'),
-       # Since the seventh pass the category chart has its own tab: the table is drawn first.
+       # Since the seventh pass the category chart has its own tab: the table is drawn first;
+       # a data grid until the seventeenth pass, an HTML table (ui.small_table) since.
        ("Errors", ".st-key-err_chart .js-plotly-plot, "
-        ".st-key-err_categories [data-testid='stDataFrame']"),
+        ".st-key-err_categories [data-testid='stDataFrame'], "
+        ".st-key-err_table .ss-page-table"),
        # A plotly chart before the fourteenth pass, a Vega-Lite one since: Vega's own SVG
        # (svg.marks), drawn with the chart. A bare `svg` matched the icon of the chart's
        # toolbar button, which Streamlit draws in the container before Vega draws the chart,

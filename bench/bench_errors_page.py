@@ -101,7 +101,8 @@ WATCH = """() => {
       // seventh pass the category table, the chart having its own tab) and the run over.
       if (location.pathname.endsWith('/errors') && idle && seen.errors === undefined
           && document.querySelector('.st-key-err_chart .js-plotly-plot .main-svg, '
-                                    + '.st-key-err_categories [data-testid="stDataFrame"]'))
+                                    + '.st-key-err_categories [data-testid="stDataFrame"], '
+                                    + '.st-key-err_table .ss-page-table'))
         seen.errors = now;
     }
     requestAnimationFrame(tick);
@@ -136,9 +137,10 @@ def _idle(page: Any, timeout: float) -> None:
 
 
 ERRORS_DRAWN = (".st-key-err_chart .js-plotly-plot, "
-                ".st-key-err_categories [data-testid='stDataFrame']")
+                ".st-key-err_categories [data-testid='stDataFrame'], "
+                ".st-key-err_table .ss-page-table")
 """The Errors page's first tab is drawn: its category chart, or (since the seventh pass, the
-chart in its own tab) its category table."""
+chart in its own tab) its category table (an HTML table since the seventeenth pass)."""
 CHART_TAB = "📈 Category chart"
 """The Errors page's tab of the category chart (``ui.errors.TABS``; none before the seventh
 pass)."""
@@ -192,6 +194,7 @@ def _idle_after(page: Any, wait: float = 30_000) -> float | None:
 
 
 def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
+                  hows: tuple[str, ...] = ("row", "button", "link"),
                   timeout: float = 120_000) -> dict[str, Any]:
     """One fresh server in ``tree``: the steps of the module docstring (seconds)."""
     from bench_app import _nav, _settled, chromium, peak_rss_mib
@@ -200,7 +203,11 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
     proc, url = _server(tree, corpus)
     # The category table's column of documents buttons (since the sixth pass): drawn on the
     # grid's canvas, so the checkout's source says whether it is there.
-    has_buttons = "ButtonColumn" in (tree / "ui" / "errors.py").read_text(encoding="utf-8")
+    source = (tree / "ui" / "errors.py").read_text(encoding="utf-8")
+    has_buttons = "ButtonColumn" in source
+    # A data grid with row selection until the seventeenth pass; an HTML table since, whose
+    # rows are opened by the links alone.
+    has_grid = "selection_mode=\"single-row\"" in source
     out: dict[str, Any] = {"tree": str(tree), "load_before": os.getloadavg()[0],
                            "clicks": [], "back_to_errors_s": [], "doc_switch": [],
                            "errors_warm": []}
@@ -217,11 +224,13 @@ def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
             page.goto(f"{url}/errors")
             _settled(page, ERRORS_DRAWN, timeout)
             out["errors_first_visit"] = {"s": time.perf_counter() - t, "cpu_s": cpu() - c}
-            for how in ("row", "button", "link"):
+            for how in hows:
                 if how == "link" and not page.locator(LINKS).count():
                     break  # a revision without the links
                 if how == "button" and not has_buttons:
                     continue  # a revision without the table's documents buttons
+                if how == "row" and not has_grid:
+                    continue  # a revision whose table has no row selection
                 for k, category in enumerate(CLICKS):
                     click = _click(page, how, category, cpu, timeout)
                     click["repeat"] = category in CLICKS[:k]
@@ -321,6 +330,10 @@ def main() -> None:
     ap.add_argument("--doc-switches", type=int, default=4)
     ap.add_argument("--pages", type=int, default=3, help="page turns of the span list")
     ap.add_argument("--tree", default=str(ROOT), help="checkouts, comma-separated")
+    ap.add_argument("--hows", default="row,button,link",
+                    help="which clicks open Documents, in this order (comma-separated): the "
+                    "links alone compare a revision without the grid with one that has it, "
+                    "each first click on a fresh server")
     ap.add_argument("--corpus", type=Path, default=None,
                     help="folder whose bench/ holds the generated pair, kept between runs")
     args = ap.parse_args()
@@ -336,7 +349,8 @@ def main() -> None:
                 print(f"{tree}: round {r + 1}, load {os.getloadavg()[0]:.1f}", file=sys.stderr,
                       flush=True)
                 try:
-                    results.append(browser_round(tree, data, args.doc_switches, args.pages))
+                    results.append(browser_round(tree, data, args.doc_switches, args.pages,
+                                                 tuple(args.hows.split(","))))
                 except Exception as exc:  # one round's failure does not lose the others
                     print(f"{tree}: round {r + 1} failed: {exc!r}"[:400], file=sys.stderr,
                           flush=True)

@@ -155,9 +155,11 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
 
                 page.goto(f"{url}/errors")
                 _settled(page, ERRORS_DRAWN, timeout)
-                has_buttons = "ButtonColumn" in (tree / "ui" / "errors.py").read_text()
+                source = (tree / "ui" / "errors.py").read_text()
+                has_buttons = "ButtonColumn" in source
+                has_grid = 'selection_mode="single-row"' in source  # until the 17th pass
                 for how in hows:
-                    if how == "button" and not has_buttons:
+                    if (how == "button" and not has_buttons) or (how == "row" and not has_grid):
                         continue
                     for category in categories:
                         if how in ("row", "button"):

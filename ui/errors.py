@@ -61,6 +61,7 @@ from core.render.palette import (
 from ui import above_one, levels, paging, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
+from ui.small_table import page_table_html
 from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import asked_for, chart_image, download_buttons, paginate
 
@@ -88,8 +89,8 @@ list of the spans of one category and bootstrapped slices."""
 K_ERR_CHART = "err_chart"  # selection state of the category chart
 K_ERR_LABEL_CHART = "err_label_chart"  # selection state of the per-label chart
 K_ERR_SLICE_CHART = "err_slice_chart"  # selection state of the slice chart
-K_ERR_TABLE = "err_table"  # selection state of the category table
-K_ERR_OPEN_ROW = "err_open_row"  # the click on a documents button of the category table
+K_ERR_TABLE = "err_table"  # the category table's container
+K_ERR_SCHEMAS_OPEN = "err_schemas_open"  # the SemEval-2013 schemas' expander is open
 K_ERR_META = "err_meta"  # metadata CSV uploader
 K_ERR_OPENED = "err_opened"  # session: the last selection that opened the Documents page
 K_ERR_PENDING = "err_pending"  # session: what a callback could not open at once (follow_link)
@@ -976,25 +977,17 @@ def _compared(cats: pd.DataFrame) -> pd.DataFrame:
 
 
 def follow(ws: state.Workspace, s: Setup) -> None:
-    """Open the Documents page at once when this run follows a click that asks for it: a row
-    of the category table, or a bar of the category or per-label chart. Called before the page
-    draws its sections, so the run that switches pages sends nothing more to the browser (the
-    click's run drew the whole page again before, then switched: 60-80 ms of server CPU under
-    cProfile, and the browser's redrawing of the page it leaves)."""
-    rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
+    """Open the Documents page at once when this run follows a click that asks for it: a bar
+    of the category or per-label chart. Called before the page draws its sections, so the run
+    that switches pages sends nothing more to the browser (the click's run drew the whole page
+    again before, then switched: 60-80 ms of server CPU under cProfile, and the browser's
+    redrawing of the page it leaves)."""
     hits = [clicked(st.session_state.get(k)) for k in (K_ERR_CHART, K_ERR_LABEL_CHART)]
-    if not rows and not any(hits):
-        # Nothing selected (a visit through the sidebar): the same row or bar clicked next
-        # opens the Documents page again.
+    if not any(hits):
+        # Nothing selected (a visit through the sidebar): the same bar clicked next opens the
+        # Documents page again.
         st.session_state[K_ERR_OPENED] = None
         return
-    if rows:
-        ok = _compared(category_frame(ws.key, ws, s.ref, s.systems, s.level))
-        if rows[0] < len(ok):
-            record = ok.iloc[rows[0]]
-            open_documents(ws, ref=s.ref, system=str(record["system"]), level=s.level,
-                           category=str(record["category"]),
-                           marker=("table", str(record["system"]), str(record["category"])))
     hit = hits[0]
     if hit:
         system, _, category = hit[:3]
@@ -1037,39 +1030,14 @@ def follow_link(ws: state.Workspace) -> None:
         open_documents(ws, **pending)
 
 
-def _open_row(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...],
-              row: int) -> None:
-    """:func:`_open_now` on the system and category of row ``row`` of the category table."""
-    ok = _compared(category_frame(ws.key, ws, ref, systems, level))
-    if 0 <= row < len(ok):
-        record = ok.iloc[row]
-        _open_now(ws, ref, level, str(record["system"]), str(record["category"]))
-
-
-def _row_picked(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
-    """The category table's ``on_select`` callback (a row selected)."""
-    rows = (st.session_state.get(K_ERR_TABLE) or {}).get("selection", {}).get("rows")
-    if rows:
-        _open_row(ws, ref, level, systems, int(rows[0]))
-
-
-def _row_button(ws: state.Workspace, ref: str, level: int, systems: tuple[str, ...]) -> None:
-    """The callback of the table's documents buttons: a button sends its click at once, where
-    a row's selection leaves the browser 150 ms after the click (Streamlit's data frame
-    debounces it)."""
-    click = st.session_state.get(K_ERR_OPEN_ROW)
-    if click is not None:
-        _open_row(ws, ref, level, systems, int(click["row"]))
-
-
-def documents_cells(ws: state.Workspace, s: Setup, ok: pd.DataFrame) -> list[str | None]:
-    """The label of each row's documents button: how many documents hold an error category
-    (:func:`category_documents`); none for correct and optional spans, nor for a category no
-    document holds."""
-    cells: list[str | None] = []
+def documents_cells(ws: state.Workspace, s: Setup, ok: pd.DataFrame) -> list[int | None]:
+    """How many documents hold each row's error category (:func:`category_documents`, the
+    counts its link under the table names); none for correct and optional spans, nor for a
+    category no document holds."""
+    cells: list[int | None] = []
     for system, category in zip(ok["system"], ok["category"], strict=True):
         n = category_documents(ws.key, ws, s.ref, str(system), s.level).get(str(category), 0)
-        cells.append(f"📄 {n:,} document{'s' if n != 1 else ''}" if n else None)
+        cells.append(n or None)
     return cells
 
 
@@ -1109,9 +1077,10 @@ def _view(where: Any) -> str:
 
 
 def category_links(ws: state.Workspace, s: Setup) -> None:
-    """One link button per system and error category, naming how many documents hold it: a
-    click opens the Documents page filtered to them (the same as a row of the table, without
-    the table's selection delay)."""
+    """One link button per system and error category, naming how many documents hold it (the
+    table's ``documents``): a click, or Enter on it, opens the Documents page filtered to them
+    (the category table is plain HTML since the seventeenth pass of issue 29: its rows are not
+    buttons)."""
     for system in s.systems:
         counts = category_documents(ws.key, ws, s.ref, system, s.level)
         if not any(counts.values()):
@@ -1129,34 +1098,33 @@ def category_links(ws: state.Workspace, s: Setup) -> None:
 
 
 def categories(ws: state.Workspace, s: Setup) -> None:
-    """Every system's category counts as a table; a row's documents button, a row or a link
-    opens the documents holding that category (:func:`follow`). The chart of the same counts
-    is :func:`category_chart_tab` (its own tab: a return to the page draws the table alone)."""
+    """Every system's category counts as an escaped HTML table (with how many documents hold
+    each error category), then its downloads, then a link per system and error category that
+    opens the documents holding it (:func:`category_links`). The chart of the same counts is
+    :func:`category_chart_tab` (its own tab: a return to the page draws the table alone)."""
     st.header("Error categories, every system")
     cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
     for row in cats[cats["category"] == "error"].itertuples():
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
                  f"{md(row.note)}", icon="❌")
     ok = _compared(cats)
-    # The callbacks of a button, row or bar switch pages before the next run draws anything
-    # (:func:`_open_now`).
+    # An escaped HTML table (one element of plain HTML), not a data grid: the grid's canvas was
+    # the last thing a return to the page drew, 0.2 s after the click (docs/performance.md,
+    # issue 29, seventeenth pass). The links under it open a category's documents.
     shown = ok.assign(documents=pd.Series(documents_cells(ws, s, ok), index=ok.index,
-                                          dtype=object))
-    st.dataframe(shown, hide_index=True, key=K_ERR_TABLE,
-                 column_order=["documents", *ok.columns],
-                 column_config={"documents": st.column_config.ButtonColumn(
-                     "documents", type="tertiary", alignment="left", key=K_ERR_OPEN_ROW,
-                     on_click=_row_button, args=(ws, s.ref, s.level, s.systems),
-                     help="Open the Documents page on the documents holding spans of the "
-                     "row's category")},
-                 on_select=partial(_row_picked, ws, s.ref, s.level, s.systems),
-                 selection_mode="single-row", placeholder="—")
+                                          dtype="Int64"))
+    shown = shown[["system", "category", "reference", "prediction", "documents", "note"]]
+    with st.container(key=K_ERR_TABLE):
+        st.html(page_table_html(
+            shown, label="Error categories, every system",
+            caption=f"{len(ok):,} rows: each system's reference and predicted spans per "
+            "category; documents: how many documents hold an error category."))
     # The table's downloads under it, before the links: the keyboard's order is the page's
     # (tour 4 item 11a).
     download_buttons(ok, "error_categories", key="dl_err_categories")
-    st.caption("Click a row's documents, select a row or click a link below (or a bar of the "
-               f"chart in {TABS[1]}) to open the Documents page on the documents holding spans "
-               "of that category.")
+    st.caption("Click a link below (or a bar of the chart in "
+               f"{TABS[1]}) to open the Documents page on the documents holding spans of that "
+               "category.")
     category_links(ws, s)
 
 
@@ -1179,15 +1147,20 @@ def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
 
 
 def schemas(ws: state.Workspace, s: Setup) -> None:
-    """SemEval-2013's schemas, as nervaluate counts them (in a closed expander)."""
-    with st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nervaluate counts "
-                     "them"):
+    """SemEval-2013's schemas, as nervaluate counts them, in a lazy expander: closed (as the
+    page opens it), it draws nothing, where its caption and toggle were drawn, hidden, on every
+    visit (the toggle's late update was the last change of a warm revisit once the category table
+    was plain HTML: docs/performance.md, issue 29, seventeenth pass)."""
+    box = st.expander("SemEval-2013 schemas (strict, exact, partial, type), as nervaluate "
+                      "counts them", key=K_ERR_SCHEMAS_OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         st.caption("One-to-one greedy alignment (docs/errors.md): COR correct, INC incorrect, "
                    "PAR partial, MIS missed, SPU spurious; POS = COR+INC+PAR+MIS, ACT = "
                    "COR+INC+PAR+SPU; partial and type give PAR half credit. `python -m core "
                    "score --metric nervaluate` prints the same, per label too.")
-        # Code in a collapsed expander runs all the same: on a large corpus the counts wait
-        # for their toggle.
+        # Opened, on a large corpus the counts (seconds of work) still wait for their toggle.
         if asked_for(s.n_docs, FILTER_AUTO_DOCS,
                      f"Count the schemas of all {s.n_docs:,} documents", key="err_schemas_on"):
             table = schema_frame(ws.key, ws, s.ref, s.systems)

@@ -11,6 +11,7 @@ import pytest
 from core.analysis.errors import categorise
 from core.analysis.slices import slice_scores
 from core.model.errors import InputError
+from tests.app.conftest import page_tables, tables
 from ui import errors as err_ui
 from ui import sidebar, state
 
@@ -45,14 +46,14 @@ def test_only_the_open_tab_is_drawn_and_a_slice_link_opens_the_slices(make_app) 
     at = make_app("pages/errors.py")
     assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[0]
     assert not at.get("plotly_chart")
-    assert [d for d in at.dataframe if "prediction" in d.value.columns]  # the category table
+    assert [d for d in tables(at) if "prediction" in d.columns]  # the category table
     assert not [b for b in at.get("download_button") if "HTML report" in b.proto.label]
     _tab(at, 1)
     assert len(at.get("plotly_chart")) == 1 and at.radio(key=err_ui.K_ERR_SCALE)
-    assert not [d for d in at.dataframe if "prediction" in d.value.columns]  # no category table
+    assert not [d for d in tables(at) if "prediction" in d.columns]  # no category table
     _tab(at, 2)
     assert len(at.get("plotly_chart")) == 1
-    assert not [d for d in at.dataframe if "prediction" in d.value.columns]  # no category table
+    assert not [d for d in tables(at) if "prediction" in d.columns]  # no category table
     # A link that names a slice dimension and no tab opens the slices' tab.
     at = make_app("pages/errors.py", params={"edim": "label"})
     assert at.session_state[err_ui.K_ERR_TAB] == err_ui.TABS[4]
@@ -101,22 +102,35 @@ def test_slice_table_is_core_slice_scores(make_app, frame) -> None:
     assert [len(b.documents) for b in expected] == [1] * len(expected)  # every label, here
 
 
-def test_picking_a_category_row_opens_documents_filtered_to_it(make_app) -> None:
+def test_the_category_table_is_plain_html_and_its_links_open_every_error_row(make_app
+                                                                           ) -> None:
+    # Issue 29, seventeenth pass: no data grid and no row selection; one escaped HTML table
+    # (same rows, same order) and one link button per row that holds documents of an error
+    # category, which opens the Documents page filtered to that system and category.
+    from core.analysis.errors import ERRORS
+
     at = make_app("pages/errors.py")
     ws = _ws(at)
-    rows = [r for r in categorise(ws.sets["gold"], ws.sets["system_a"]).table()]
-    index = [r["category"] for r in rows].index("missed")
-    at.session_state[err_ui.K_ERR_TABLE] = {"selection": {"rows": [index], "columns": [],
-                                                          "cells": []}}
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    assert any(t.value.startswith("📄 Documents") for t in at.title)
-    expected = categorise(ws.sets["gold"], ws.sets["system_a"]).documents_with(category="missed")
-    assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == "missed"
-    assert at.selectbox(key=state.K_SET_B).value == "system_a"
-    assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
-    # The missed spans are marked on the text with their category.
-    assert 'data-category="missed"' in _html(at)
+    assert not [d for d in at.dataframe if "prediction" in d.value.columns]
+    (caption, table, marked), = [t for t in page_tables(at) if "prediction" in t[1].columns]
+    assert list(table.columns) == ["system", "category", "reference", "prediction",
+                                   "documents", "note"]
+    assert caption.startswith(f"{len(table)} rows") and not marked
+    linked = [(r.system, r.category) for r in table.itertuples() if r.documents == r.documents]
+    assert linked and all(c in ERRORS for _, c in linked)
+    assert sorted(b.key for b in at.button if b.key.startswith("err_open_")) == sorted(
+        f"err_open_{system}_{category}" for system, category in linked)
+    for system, category in (linked[0], linked[-1]):
+        at = make_app("pages/errors.py")
+        at.button(key=f"err_open_{system}_{category}").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert any(t.value.startswith("📄 Documents") for t in at.title)
+        expected = categorise(ws.sets["gold"], ws.sets[system]).documents_with(category=category)
+        assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == category
+        assert at.selectbox(key=state.K_SET_B).value == system
+        assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
+        if category == "missed":  # its spans are marked on the text with their category
+            assert 'data-category="missed"' in _html(at)
 
 
 def test_clicking_a_label_bar_filters_by_category_and_label(make_app) -> None:
@@ -299,6 +313,11 @@ def test_schema_table_is_core_nervaluate(make_app, frame) -> None:
     from core.metrics import nervaluate
 
     at = make_app("pages/errors.py")
+    # A lazy expander: closed, it draws nothing (issue 29, seventeenth pass); opened, the table.
+    assert not [t for t in tables(at) if "schema" in t.columns]
+    assert not [c for c in at.caption if "One-to-one greedy alignment" in c.value]
+    at.session_state[err_ui.K_ERR_SCHEMAS_OPEN] = True
+    at.run()
     table = frame(at, "schema", "COR", "POS")
     ws = _ws(at)
     expected = nervaluate.score(ws.sets["gold"], ws.sets["system_a"]).to_dict()
@@ -501,10 +520,10 @@ def test_links_name_the_documents_of_each_category_and_open_them(make_app) -> No
     assert sorted(at.selectbox(key=state.K_DOC).options) == sorted(expected)
 
 
-def test_the_tables_documents_buttons_name_the_documents_of_each_error_category(
+def test_the_tables_documents_column_counts_the_documents_of_each_error_category(
         make_app, frame) -> None:
-    # A button of the table sends its click at once (a row's selection waits 150 ms in the
-    # browser); its label counts the documents its callback opens (the links' counts).
+    # Each row's documents: how many documents its link opens (the links' counts); none for
+    # correct and optional spans or a category no document holds.
     from core.analysis.errors import ERRORS
 
     at = make_app("pages/errors.py")
@@ -515,26 +534,22 @@ def test_the_tables_documents_buttons_name_the_documents_of_each_error_category(
         held = categorise(ws.sets["gold"], ws.sets[row.system]).documents_with(
             category=row.category)
         if row.category in ERRORS and held:
-            n = len(held)
-            assert row.documents == f"📄 {n} document{'s' if n != 1 else ''}", row
+            assert row.documents == len(held), row
+            assert at.button(key=f"err_open_{row.system}_{row.category}").label == \
+                f"{row.category} ({len(held)})"
         else:
-            assert row.documents is None or row.documents != row.documents, row  # empty
-    # The button's callback queues the row's system and category, as a row's selection does.
+            assert row.documents != row.documents, row  # "—"
     cats = err_ui.category_frame(ws.key, ws, "gold", ("system_a", "system_b"), 2)
     assert list(cats[cats["category"] != "error"]["category"]) == list(table["category"])
 
 
-def test_a_row_clicked_again_after_coming_back_opens_documents_again(make_app) -> None:
+def test_a_link_clicked_again_after_coming_back_opens_documents_again(make_app) -> None:
     at = make_app("pages/errors.py")
-    ws = _ws(at)
-    rows = [r["category"] for r in categorise(ws.sets["gold"], ws.sets["system_a"]).table()]
-    selection = {"selection": {"rows": [rows.index("missed")], "columns": [], "cells": []}}
     for _ in range(2):
-        at.session_state[err_ui.K_ERR_TABLE] = selection
-        at.run()
+        at.button(key="err_open_system_a_missed").click().run()
         assert any(t.value.startswith("📄 Documents") for t in at.title)
         assert at.selectbox(key=err_ui.K_ERR_CATEGORY).value == "missed"
-        at.switch_page("pages/errors.py").run()  # back through the sidebar: no selection
+        at.switch_page("pages/errors.py").run()  # back through the sidebar
         assert any(t.value.startswith("🔍 Errors") for t in at.title)
 
 

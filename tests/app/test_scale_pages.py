@@ -153,6 +153,9 @@ def test_errors_schemas_and_slices_wait_for_their_toggles(large: state.Workspace
     from ui import errors as err_ui
 
     at = _open(large, "pages/errors.py")
+    assert not [t for t in at.toggle if t.key == "err_schemas_on"]  # a closed lazy expander
+    at.session_state[err_ui.K_ERR_SCHEMAS_OPEN] = True
+    at.run()
     assert at.toggle(key="err_schemas_on").value is False
     at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[4]  # lazy tabs: the slices' tab
     at.run()

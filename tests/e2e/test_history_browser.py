@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from core.analysis.errors import CATEGORIES
-from tests.e2e.test_errors_browser import _still_box
+from tests.e2e.test_errors_browser import category_link
 
 pytestmark = pytest.mark.e2e
 
@@ -19,14 +18,11 @@ def test_an_errors_link_to_documents_writes_the_url_once_and_back_returns(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
-    grid = page.locator(".st-key-err_table")
-    grid.locator("canvas").first.wait_for(timeout=60_000)
-    grid.scroll_into_view_if_needed()
+    table = page.locator(".st-key-err_table .ss-page-table")
+    table.wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     before = page.evaluate("history.length")
-    box = _still_box(page, grid)
-    row = CATEGORIES.index("missed")  # system_a's rows first; its documents button
-    page.mouse.click(box["x"] + 70, box["y"] + 35 + 35 * row + 17)
+    category_link(page, "missed").click()  # system_a's link under the category table
     page.locator("#left-doc").wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     page.wait_for_timeout(1_000)  # any late URL write would land here
@@ -36,7 +32,7 @@ def test_an_errors_link_to_documents_writes_the_url_once_and_back_returns(
     # Streamlit pushes the query string, then the page: two entries, no more.
     assert page.evaluate("history.length") == before + 2
     page.go_back()
-    grid.locator("canvas").first.wait_for(timeout=60_000)
+    table.wait_for(timeout=60_000)
     st_ui.wait_idle(page)
     assert "/errors" in page.url
     assert page.get_by_role("heading", name="Errors").count() == 1
