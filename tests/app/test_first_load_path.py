@@ -106,7 +106,8 @@ def _open_fds() -> int:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="memfd_create is Linux's")
 def test_in_child_hands_a_large_result_back_through_a_file_in_memory() -> None:
-    value: dict[str, Any] = {"texts": {f"doc{i}": "é" * i for i in range(2000)},  # far over a pipe's 64 KiB
+    # far over a pipe's 64 KiB
+    value: dict[str, Any] = {"texts": {f"doc{i}": "é" * i for i in range(2000)},
              "starts": np.arange(300_000, dtype=np.int64), "text": "x" * 1_000_000}
     before = _open_fds()
     child = InChild(lambda: value)
