@@ -58,7 +58,7 @@ from core.render.palette import (
     OKABE_ITO,
     STATUS_TEXT,
 )
-from ui import above_one, levels, paging, results, state
+from ui import above_one, jobs, levels, paging, results, state
 from ui.escape import md
 from ui.set_names import full_name_help
 from ui.small_table import page_table_html
@@ -1182,6 +1182,7 @@ def biggest_error(ws: state.Workspace, ref: str, system: str, level: int) -> str
 
 
 @st.fragment
+@jobs.person_fragment
 def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     """One system's spans of one category, listed. A fragment: its system, category, toggle
     and pages rerun this section alone, so the browser does not draw the charts and tables of

@@ -385,12 +385,14 @@ def test_the_documents_fragments_are_marked_and_a_whole_runs_mark_stands(make_ap
 
 
 def test_every_fragment_a_person_reruns_is_marked() -> None:
-    """Curation's decisions, agreement and downloads rerun alone when the lead decides, as the
+    """Curation's decisions, agreement and downloads rerun alone when the lead decides, and the
+    Errors page's spans of a category when its system, category or page changes, as the
     Documents page's fragments do on a switch: each calls its body through
     :func:`ui.jobs.person_fragment`, so the work ahead is held while it runs."""
-    from ui import curation
+    from ui import curation, errors
 
     marked = jobs.person_fragment(lambda: None).__code__
-    for fragment in (curation.workbench, curation.agreement, curation.downloads):
+    for fragment in (curation.workbench, curation.agreement, curation.downloads,
+                     errors.spans_of_category):
         inner = [c.cell_contents for c in fragment.__closure__ or ()]
         assert any(getattr(f, "__code__", None) is marked for f in inner), fragment
