@@ -1,4 +1,4 @@
-"""The charts' libraries loaded by the browser ahead of the first chart.
+"""The charts' and the data grid's libraries loaded by the browser ahead of their first use.
 
 Streamlit's front end loads plotly.js (its ``PlotlyChart`` chunk, 4.7 MB of JavaScript) when a
 page first draws a Plotly chart, not before: the browser then parses, compiles and runs it
@@ -16,6 +16,11 @@ load (the file of this Streamlit's static folder, resolved beside the front end'
 script as Streamlit's loader resolves it); nothing is drawn and nothing is sent to the server.
 A Streamlit without the chunk, or a page without Streamlit's ``index`` script, preloads nothing.
 The script rides in the sidebar's one element of our own (:data:`ui.sidebar.SCRIPT`).
+
+The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way, first: since the
+Errors page's category table is an HTML table (issue 29, seventeenth pass), a session opened on
+Errors drew no grid before its first Errors → Documents click, and the Documents page's list then
+paid for the grid's script (0.3-0.4 s more for that click, docs/performance.md).
 
 Since the waterfall of Metric differences and the Labels heatmap are Vega-Lite charts, the first
 of those pays for Vega's chunks the same way (``embed``, 0.8 MB, and the expression interpreter,
@@ -35,8 +40,10 @@ IDLE_WAIT_MS = 3000
 thread has had no idle moment (``requestIdleCallback``'s ``timeout``)."""
 
 
-CHUNKS = ("PlotlyChart", "embed", "vega-interpreter", "ArrowVegaLiteChart")
-"""The chunks preloaded, in this order: plotly.js (most pages' charts), then Vega-Lite's."""
+CHUNKS = ("DataFrame", "PlotlyChart", "embed", "vega-interpreter", "ArrowVegaLiteChart")
+"""The chunks preloaded, in this order: the data grid (0.5 MB: Documents' list, Scores' systems,
+the grids of Metric differences, Annotators and Curation), then plotly.js (most pages'
+charts), then Vega-Lite's."""
 
 
 def chunk_name(static: Path | None = None, stem: str = "PlotlyChart") -> str | None:

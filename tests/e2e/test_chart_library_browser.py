@@ -37,3 +37,30 @@ def test_the_libraries_are_loaded_after_a_page_without_charts_and_reused_by_the_
     assert page.evaluate(CHUNKS) == fetched  # the charts' modules are the ones loaded ahead
     assert page.evaluate("() => window.__spanscopeCharts") == "loaded"  # imported once per tab
     assert st_ui.app_errors(page) == []
+
+
+# The grid's script (its style sheet comes with the first grid drawn)
+GRID = ("() => performance.getEntriesByType('resource').map(e => e.name)"
+        ".filter(n => n.includes('/static/js/DataFrame.'))")
+
+
+def test_the_grid_is_loaded_on_a_page_without_one_and_reused_by_the_first_grid(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """The Errors page draws no data grid since its category table is HTML (issue 29,
+    seventeenth pass): the grid's chunk is preloaded there, first, and the Documents page's list
+    that an Errors link opens takes that same module."""
+    name = chart_library.chunk_name(stem="DataFrame")
+    assert name is not None
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    page.locator(".st-key-err_table .ss-page-table").wait_for(timeout=60_000)
+    page.wait_for_function("() => window.__spanscopeCharts === 'loaded'", timeout=30_000)
+    assert page.locator("[data-testid='stDataFrame']").count() == 0  # no grid asked for it
+    fetched = page.evaluate(GRID)
+    assert [f.rsplit("/", 1)[1] for f in fetched] == [name]
+    page.locator("[class*='st-key-err_open_system_a_'] button").first.click()
+    page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/documents" in page.url
+    assert page.evaluate(GRID) == fetched  # the list's grid is the module loaded ahead
+    assert st_ui.app_errors(page) == []
