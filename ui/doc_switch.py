@@ -49,8 +49,6 @@ from typing import Any
 
 import streamlit as st
 
-from ui import jobs
-
 K_LIVE = "doc_switch_live"
 """Session key: the component's script ran in this session's browser (it draws the text)."""
 KEY = "doc_switch"
@@ -426,22 +424,6 @@ def draw(doc: str, html: str,
     _component(key=KEY, data={**data, "prev": None, "next": None, "probe": True},
                on_ready_change=_ready, on_want_change=_want)
     st.html(html)
-
-
-@st.fragment
-@jobs.person_fragment
-def held(doc: str, html: str,
-         neighbours: Callable[[], dict[str, tuple[str, str] | None]],
-         picks: Callable[[list[str]], dict[str, str]] | None = None) -> None:
-    """:func:`draw` in a fragment of its own, inside the document's (docs/performance.md, issue
-    29, seventeenth pass): the component's own values (``want``: the selector's search asking
-    for its documents; ``ready``: the script's report) rerun this fragment alone, which draws
-    the component (and ``st.html`` until the report), not the whole document's fragment: the
-    search's run no longer marks the selector, the stepper, the caption, the tabs and the
-    export's buttons stale and draws them again while the person is still choosing (its
-    browser's work was the typed filter's tail). Any other run of the document's fragment
-    calls it again with the document it draws."""
-    draw(doc, html, neighbours, picks)
 
 
 def payload(element: Any) -> dict[str, Any] | None:

@@ -880,7 +880,7 @@ def highlights_tab(ws: Workspace, v: View, s: Shown, listed: Listing) -> None:
                 out[other] = highlights_html(ws, v, shown)
         return out
 
-    doc_switch.held(s.doc, highlights_html(ws, v, s), steps, picks)
+    doc_switch.draw(s.doc, highlights_html(ws, v, s), steps, picks)
     merged_a, merged_b = merged_items(ws, v, s)
     export.download_buttons(s.doc, s.text, s.items_a, s.items_b, s.colours, gold_name=v.set_a,
                             pred_name=v.set_b, merged=(merged_a, merged_b),

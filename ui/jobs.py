@@ -142,10 +142,11 @@ FRAGMENT_RUNS: collections.Counter[str] = collections.Counter()
 
 def person_fragment(fn: F) -> F:
     """``fn``, the body of an ``st.fragment`` a person's action reruns alone (a document
-    switch, a step, the search's documents), marking each run that is not part of a page run
-    already marked (``app.py``'s, or an enclosing fragment's) as a page run: later jobs are held
-    while it runs and :data:`HOLD_AFTER_RUN` after it, as for a whole run. A fragment's rerun
-    starts no run of ``app.py``, so none of these marked itself, and the Annotators page's
+    switch, a step, the search's documents, a curation decision), marking each run that is not
+    part of a page run already marked (``app.py``'s, or an enclosing fragment's) as a page run:
+    later jobs are held while it runs and :data:`HOLD_AFTER_RUN` after it, as for a whole run.
+    A fragment's rerun starts no run of ``app.py``, so none of these marked itself, and the
+    Annotators page's
     measures computed ahead ran through every document switch and step a second after the last
     whole run (docs/performance.md, issue 29, seventeenth pass: 0.08-0.17 s of the worker's CPU
     in every switch of 0.14-0.45 s). A fragment on a timer (``run_every``: a progress poll) is

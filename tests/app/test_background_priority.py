@@ -367,14 +367,13 @@ def test_a_fragment_a_person_reruns_holds_later_jobs_as_a_page_run_does() -> Non
 
 
 def test_the_documents_fragments_are_marked_and_a_whole_runs_mark_stands(make_app) -> None:
-    """The fragments a document switch and step (the document's) and the search's documents
-    (the component's) rerun alone call their body through :func:`ui.jobs.person_fragment`;
-    in a whole run of the page (``app.py`` marks it) neither marks anything more, and the
-    page's mark ends with the run."""
-    from ui import doc_switch, documents
+    """The fragment a document switch, a step and the search's documents rerun alone (the
+    document's) calls its body through :func:`ui.jobs.person_fragment`; in a whole run of the
+    page (``app.py`` marks it) it marks nothing more, and the page's mark ends with the run."""
+    from ui import documents
 
     marked = jobs.person_fragment(lambda: None).__code__  # every mark's wrapper's code
-    for fragment in (documents.document, doc_switch.held):
+    for fragment in (documents.document,):
         inner = [c.cell_contents for c in fragment.__closure__ or ()]
         assert any(getattr(f, "__code__", None) is marked for f in inner), fragment
     before = dict(jobs.FRAGMENT_RUNS)
