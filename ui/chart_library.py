@@ -17,10 +17,11 @@ script as Streamlit's loader resolves it); nothing is drawn and nothing is sent 
 A Streamlit without the chunk, or a page without Streamlit's ``index`` script, preloads nothing.
 The script rides in the sidebar's one element of our own (:data:`ui.sidebar.SCRIPT`).
 
-The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way, first: since the
-Errors page's category table is an HTML table (issue 29, seventeenth pass), a session opened on
-Errors drew no grid before its first Errors → Documents click, and the Documents page's list then
-paid for the grid's script (0.3-0.4 s more for that click, docs/performance.md).
+The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way, after
+plotly.js: since the Errors page's category table is an HTML table (issue 29, seventeenth pass),
+a session opened on Errors drew no grid before its first Errors → Documents click, and the
+Documents page's list then paid for the grid's script (0.3-0.4 s more for that click,
+docs/performance.md).
 
 Since the waterfall of Metric differences and the Labels heatmap are Vega-Lite charts, the first
 of those pays for Vega's chunks the same way (``embed``, 0.8 MB, and the expression interpreter,
@@ -40,10 +41,12 @@ IDLE_WAIT_MS = 3000
 thread has had no idle moment (``requestIdleCallback``'s ``timeout``)."""
 
 
-CHUNKS = ("DataFrame", "PlotlyChart", "embed", "vega-interpreter", "ArrowVegaLiteChart")
-"""The chunks preloaded, in this order: the data grid (0.5 MB: Documents' list, Scores' systems,
-the grids of Metric differences, Annotators and Curation), then plotly.js (most pages'
-charts), then Vega-Lite's."""
+CHUNKS = ("PlotlyChart", "DataFrame", "embed", "vega-interpreter", "ArrowVegaLiteChart")
+"""The chunks preloaded, in this order: plotly.js (most pages' charts), the data grid (0.5 MB:
+Documents' list, Scores' systems, the grids of Metric differences, Annotators and Curation),
+then Vega-Lite's. The grid after plotly.js: first, it put plotly.js's import one idle moment
+later, and Scores opened right after the first load at 100,000 documents waited for it (its
+first visit 2.0-2.7 s against 1.5-1.7 s, docs/performance.md, issue 29, seventeenth pass)."""
 
 
 def chunk_name(static: Path | None = None, stem: str = "PlotlyChart") -> str | None:

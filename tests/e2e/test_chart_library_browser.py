@@ -48,8 +48,8 @@ def test_the_grid_is_loaded_on_a_page_without_one_and_reused_by_the_first_grid(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     """The Errors page draws no data grid since its category table is HTML (issue 29,
-    seventeenth pass): the grid's chunk is preloaded there, first, and the Documents page's list
-    that an Errors link opens takes that same module."""
+    seventeenth pass): the grid's chunk is preloaded there, after plotly.js, and the Documents
+    page's list that an Errors link opens takes that same module."""
     name = chart_library.chunk_name(stem="DataFrame")
     assert name is not None
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
