@@ -9,7 +9,6 @@ import json
 import math
 import re
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
@@ -19,6 +18,7 @@ from core.model.errors import (
     KindedText,
     did_you_mean,
     expand,
+    kind_counts,
     warning_kind,
     warning_total,
 )
@@ -308,12 +308,7 @@ def jsonable(value: JSONValue) -> JSONValue:
 def warning_counts(warnings: Sequence[Warning_]) -> dict[str, int]:
     """Warnings per kind (``Diagnostic.kind``, or the kind read off a message), most first; a
     grouped diagnostic counts its ``count``."""
-    counts: Counter[str] = Counter()
-    for w in warnings:
-        if isinstance(w, Diagnostic):
-            counts[w.kind] += w.count
-        else:
-            counts[warning_kind(w)] += 1
+    counts = kind_counts(warnings)
     return dict(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 

@@ -57,6 +57,7 @@ from core.model.errors import (
     did_you_mean,
     expand,
     expand_diagnostics,
+    kind_counts,
     warning_kind,
     warning_total,
 )
@@ -241,12 +242,9 @@ def _warnings(found: Sequence[Diagnostic | str], keep: int | None) -> tuple[list
     kinds) and the count of all of them by kind. A reader's grouped diagnostic is ``count``
     warnings, listed one by one (:func:`~core.model.errors.expand`) and counted so, as
     ``warning_counts`` counts them on one machine (it was one warning here: review17)."""
-    kinds: Counter[str] = Counter()
-    for w in found:
-        kinds[warning_kind(w)] += w.count if isinstance(w, Diagnostic) else 1
     every = expand(found)
     shown = every if keep is None else itertools.islice(every, keep)
-    return [KindedText(str(w), warning_kind(w)) for w in shown], dict(kinds)
+    return [KindedText(str(w), warning_kind(w)) for w in shown], dict(kind_counts(found))
 
 
 def _process() -> tuple[str, int]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import errno
 import heapq
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -186,6 +187,20 @@ class Occurrences:
 def warning_total(warnings: Iterable[Diagnostic | str]) -> int:
     """How many warnings ``warnings`` stand for (a grouped diagnostic counts ``count``)."""
     return sum(w.count if isinstance(w, Diagnostic) else 1 for w in warnings)
+
+
+def kind_counts(warnings: Iterable[Diagnostic | str]) -> Counter[str]:
+    """How many warnings of each kind (:func:`warning_kind`) ``warnings`` stand for, in the
+    order the kinds first occur; a grouped diagnostic counts ``count``: ``score --json``'s
+    ``warning_counts`` on one machine and on shards.
+
+    >>> dict(kind_counts([Diagnostic("f", "b", kind="whitespace", count=3), "x"]))
+    {'whitespace': 3, 'other': 1}
+    """
+    counts: Counter[str] = Counter()
+    for w in warnings:
+        counts[warning_kind(w)] += w.count if isinstance(w, Diagnostic) else 1
+    return counts
 
 
 def expand(warnings: Sequence[Diagnostic | str]) -> Iterator[Diagnostic | str]:
