@@ -832,6 +832,9 @@ def test_the_many_annotator_values_wait_behind_the_measures_computed_ahead(
     monkeypatch.setattr(ann, "BACKGROUND_DOCS", len(texts) - 1)
     monkeypatch.setattr(ann, "GAMMA_AUTO_DOCS", len(texts) - 1)
     s = Study.from_sets(sets, texts)
+    # a worker of this test's own: an earlier test of the process may have left jobs queued
+    jobs._worker().stop()
+    jobs._worker.clear()
     hold: jobs.Job[Any] = jobs.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 3000,
                                                             "seed": 11}))
     deadline = time.monotonic() + 60
