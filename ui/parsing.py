@@ -17,8 +17,10 @@ import dataclasses
 import mmap
 import os
 import pickle
+import select
 import signal
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from typing import Generic, TypeVar
 
@@ -29,8 +31,21 @@ T = TypeVar("T")
 
 CHILD_LIMIT_S = 600
 """A forked copy of :class:`InChild` that has not sent its result after this many seconds is
-ended by the system (``signal.alarm``): its caller then computes the result itself. A bound on
-what should never happen (a lock held at the fork), not a clock of the work."""
+ended by the system (``signal.alarm``): its caller then computes the result itself. The last
+bound, for a copy that works on and on; a copy blocked for good is ended long before by its
+caller (:data:`STALL_S`)."""
+STALL_S = 0.5
+"""Seconds a forked copy may sit asleep without using any CPU while its caller waits for it
+(:meth:`InChild.result`): then it is blocked for good, on a lock another thread of the process
+held at the fork (only the forking thread lives on in the copy, and nothing releases it), and
+the caller kills it and computes the result itself. A copy at work is running, waiting for a
+core (state ``R``) or for the disk (``D``), and uses CPU in any tenth of a second it is given
+a core; asleep (``S``) with its CPU time still, it waits for something. Half a second is many
+samples (:data:`POLL_S`) of a process that should never sleep, and what the first load pays
+for a copy that does: the copy's read was at most a few seconds of CPU."""
+POLL_S = 0.05
+"""Seconds between two looks at a copy's state while its caller waits (:data:`STALL_S`); its
+exit wakes the caller at once (a pipe the copy holds open closes when it exits)."""
 
 
 def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:
@@ -81,14 +96,29 @@ class InChild(Generic[T]):
     (``mmap``) and unpickles in place, instead of a pipe whose bytes this process copied out
     first: at 100,000 documents, 89 MB read from a pipe took 0.05 s of the server's CPU on the
     first load's path (docs/performance.md, issue 29, seventeenth pass). :attr:`transport` says
-    which file was used."""
+    which file was used.
+
+    A copy blocked for good (a lock held at the fork after all) does not keep its caller
+    waiting: once the caller waits (:meth:`result`), a copy asleep without using CPU for
+    :data:`STALL_S` is killed and reaped, and :meth:`result` returns None, as for a copy that
+    failed (docs/robustness.md, "A reading copy that never answers"). The caller learns of the
+    copy's exit from a pipe the copy holds open, at once, not from a clock."""
 
     def __init__(self, fn: Callable[[], T]) -> None:
         fd, self.transport = _result_file()
-        pid = os.fork()
+        # the copy holds the write end open until it exits, however it exits: the read end
+        # wakes the caller then (EOF), where a wait on the pid alone has no timeout
+        exited, alive = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no process left to fork (a limit): nothing may stay open
+            for one in (fd, exited, alive):
+                os.close(one)
+            raise
         if pid == 0:  # the child: compute, write, exit whatever happens
             code = 1
             try:
+                os.close(exited)
                 # Ctrl+C in the terminal reaches the whole group: the server stops it
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -100,17 +130,30 @@ class InChild(Generic[T]):
                 code = 0
             finally:
                 os._exit(code)
+        os.close(alive)
         self.pid = pid
         self._fd: int | None = fd
+        self._exited: int | None = exited
+        self.stalled = False
+        """Whether :meth:`result` found the copy blocked and killed it (:data:`STALL_S`)."""
 
     def result(self) -> T | None:
         """The child's result once it has written it and exited (this waits for it), or None
-        when it failed (it raised, or was killed). Once only."""
+        when it failed (it raised, or was killed). A child blocked for good (asleep, using no
+        CPU, for :data:`STALL_S` while this waits) is killed and reaped, and this returns None
+        (:attr:`stalled`). Once only."""
         if self._fd is None:
             raise RuntimeError("InChild.result() called twice")
         fd, self._fd = self._fd, None
         try:
-            _, status = os.waitpid(self.pid, 0)
+            try:
+                status = self._wait()
+            except BaseException:  # the server stopped meanwhile: no copy left behind
+                self._kill()
+                raise
+            if status is None:
+                self.stalled = True
+                return None
             size = os.fstat(fd).st_size
             if status != 0 or size == 0:
                 return None
@@ -132,9 +175,74 @@ class InChild(Generic[T]):
             return
         os.close(self._fd)
         self._fd = None
+        self._kill()
+
+    def _wait(self) -> int | None:
+        """The child's exit status once it has exited, or None once it has been asleep without
+        using CPU for :data:`STALL_S` (then it is killed and reaped, :meth:`_kill`). Where the
+        system says nothing of a process's state (no ``/proc``), this waits for the exit, which
+        :data:`CHILD_LIMIT_S` bounds."""
+        assert self._exited is not None
+        exited = select.poll()  # not select.select: a server may hold descriptors past 1024
+        exited.register(self._exited, select.POLLIN)
+        quiet_since: float | None = None
+        last = _activity(self.pid)
+        while True:
+            timeout = int(POLL_S * 1000) if last is not None else None
+            if exited.poll(timeout):
+                return self._reap()
+            now = time.monotonic()
+            seen = _activity(self.pid)
+            if seen is None or last is None:
+                last = seen
+                continue
+            state, used = seen
+            if state == "Z":  # exited, and another copy forked meanwhile holds the pipe open
+                return self._reap()
+            if state in "RD" or used != last[1]:
+                quiet_since = None  # running, waiting for a core or the disk, or it used CPU
+            elif quiet_since is None:
+                quiet_since = now
+            elif now - quiet_since >= STALL_S:
+                self._kill()
+                return None
+            last = seen
+
+    def _reap(self) -> int:
+        """The exited child's status, reaped."""
+        _, status = os.waitpid(self.pid, 0)
+        self._close_exited()
+        return status
+
+    def _kill(self) -> None:
+        """Kill the child and reap it (no zombie), once."""
+        if self._exited is None:
+            return
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-        os.waitpid(self.pid, 0)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+        self._close_exited()
+
+    def _close_exited(self) -> None:
+        if self._exited is not None:
+            os.close(self._exited)
+            self._exited = None
+
+
+def _activity(pid: int) -> tuple[str, int] | None:
+    """The process ``pid``'s state (one letter: ``R`` running or waiting for a core, ``D``
+    waiting for the disk, ``S`` asleep, ``T`` stopped, ``Z`` exited) and the CPU it has used with
+    its page faults (``/proc/PID/stat``: fields 3, 10, 12, 14 and 15, in clock ticks and
+    counts: any change is work), or None where the system has no ``/proc``."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # after the command's closing parenthesis: state, ppid, ..., minflt (7), majflt (9),
+    # utime (11), stime (12)
+    return fields[0].decode(), int(fields[7]) + int(fields[9]) + int(fields[11]) + int(fields[12])
 
 
 def _result_file() -> tuple[int, str]:
