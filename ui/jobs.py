@@ -101,7 +101,11 @@ HOLD_STRETCH = 30.0
 """Seconds a later job is held in a row at most, however many runs follow each other: work
 ahead must end some time, and a page that needs it asks for it (:func:`shown`, :func:`wanted`)."""
 _runs: dict[str, float] = {}
-"""The page runs under way: each session's (or thread's) run's start (``time.monotonic``)."""
+"""The page runs under way: each run's start (``time.monotonic``), under a key of its own (its
+session's, or thread's, and a count: :func:`page_run_started`)."""
+_run_ids = itertools.count(1)
+_local = threading.local()
+"""This thread's page runs under way (their keys in :data:`_runs`, the innermost last)."""
 _last_end = [float("-inf")]
 """When the last page run ended."""
 _DEADLINE = struct.Struct("d")
@@ -118,18 +122,43 @@ def _run_key() -> str:
     return ctx.session_id if ctx is not None else f"thread-{threading.get_ident()}"
 
 
+def _mine() -> list[str]:
+    """The keys of this thread's page runs under way, the innermost last."""
+    runs: list[str] | None = getattr(_local, "runs", None)
+    if runs is None:
+        runs = _local.runs = []
+    return runs
+
+
 def page_run_started() -> None:
-    """A page run starts (the top of ``app.py``): later jobs are held while it runs."""
+    """A page run starts (the top of ``app.py``, a :func:`person_fragment`'s body): later jobs
+    are held while it runs, until :func:`page_run_ended` in the same thread.
+
+    Each run has a mark of its own, not one per session: with Streamlit's fast reruns
+    (``runner.fastReruns``, on by default) a rerun asked for during a run starts at once in a
+    new script thread, and the run it stops ends at its next Streamlit call, after the new one
+    has begun; one mark per session let that late end take the new run's mark away. A mark
+    older than :data:`HOLD_MAX` holds nothing any more (:func:`hold_until`) and is dropped here:
+    a run whose thread never came back leaves nothing behind for the life of the server."""
+    key = f"{_run_key()}#{next(_run_ids)}"
     with _changed:
-        _runs[_run_key()] = time.monotonic()
+        now = time.monotonic()
+        for old in [k for k, start in _runs.items() if start + HOLD_MAX <= now]:
+            del _runs[old]
+        _runs[key] = now
         _changed.notify_all()
+    _mine().append(key)
 
 
 def page_run_ended() -> None:
-    """A page run has ended (``app.py``, however it ended): later jobs stay held for
-    :data:`HOLD_AFTER_RUN` seconds more."""
+    """This thread's innermost page run has ended (``app.py``, however it ended): later jobs
+    stay held for :data:`HOLD_AFTER_RUN` seconds more, and the other runs under way (another
+    session's, the run that replaced this one) hold on."""
+    mine = _mine()
+    key = mine.pop() if mine else None
     with _changed:
-        _runs.pop(_run_key(), None)
+        if key is not None:
+            _runs.pop(key, None)
         _last_end[0] = time.monotonic()
         _changed.notify_all()
 
@@ -155,9 +184,7 @@ def person_fragment(fn: F) -> F:
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
-        with _changed:
-            mine = _run_key() not in _runs
-        if not mine:
+        if _mine():  # inside a run of this thread marked already (fragments run inline)
             return fn(*args, **kwargs)
         FRAGMENT_RUNS[fn.__qualname__] += 1
         page_run_started()
@@ -326,6 +353,8 @@ class Worker:
             with _changed:
                 wait, since = self._hold_once(time.monotonic(), since)
                 _changed.wait(wait)
+        with _changed:  # the worker is gone (woken by _loop or stop): no hold is left due
+            self._write_deadline(0.0)
 
     def _hold_once(self, now: float, since: float | None) -> tuple[float | None, float | None]:
         """One look: when the job in flight is a later one and :func:`holding`, write the hold's
@@ -337,7 +366,8 @@ class Worker:
         deadline; None: until notified) and when the hold began."""
         job = self.current
         until = hold_until()
-        hold = job is not None and job.later and job.holdable and until > now
+        # a worker gone is sent nothing: the system may have given its pid to another process
+        hold = self.alive and job is not None and job.later and job.holdable and until > now
         if not hold:
             self._write_deadline(0.0)
             return None, None
@@ -425,6 +455,8 @@ class Worker:
                 self.current = None
             except (EOFError, OSError) as exc:
                 self.alive = False
+                with _changed:
+                    _changed.notify_all()  # the hold loop ends now, not at the hold's deadline
                 future.set_exception(WorkerDied(f"the worker process ended: {exc!r}"))
                 self._fail_queued()
                 return
@@ -481,6 +513,7 @@ class Worker:
             if self.deadline is not None:
                 self.deadline.close()
                 self.deadline = None
+            _changed.notify_all()  # the hold loop sees the worker stopped, and ends
         # The killed worker never unlinks its socket: its folder (socket, deadline) goes here,
         # or every server start would leave one behind in the temporary directory.
         shutil.rmtree(os.path.dirname(self.address), ignore_errors=True)

@@ -395,3 +395,162 @@ def test_every_fragment_a_person_reruns_is_marked() -> None:
                      errors.spans_of_category):
         inner = [c.cell_contents for c in fragment.__closure__ or ()]
         assert any(getattr(f, "__code__", None) is marked for f in inner), fragment
+
+
+def _session(monkeypatch: pytest.MonkeyPatch, session_id: str = "s") -> None:
+    """Every thread's script run belongs to one session (``ui.jobs._run_key`` reads it)."""
+    from streamlit.runtime import scriptrunner
+
+    monkeypatch.setattr(scriptrunner, "get_script_run_ctx",
+                        lambda suppress_warning=False: types.SimpleNamespace(
+                            session_id=session_id))
+
+
+def _in_thread(body: Any) -> tuple[threading.Thread, list[object]]:
+    """``body`` run in a thread of its own (a script runner's), its outcome kept."""
+    out: list[object] = []
+
+    def run() -> None:
+        try:
+            out.append(body())
+        except BaseException as exc:  # the outcome, read by the test
+            out.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, out
+
+
+def test_a_run_stopped_late_leaves_the_mark_of_its_sessions_next_run(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamlit's fast reruns (``runner.fastReruns``, on by default): a rerun asked for
+    while a run is under way stops that run and starts the next one at once in a new script
+    thread, and the stopped run ends at its next Streamlit call, after the next one has begun.
+    Its end must end its own mark only: the session's next run, still under way, holds on.
+    Marked by session, the stopped run's end took the next run's mark away (and the worker's
+    work ahead ran beside the run a person waits for)."""
+    _session(monkeypatch)
+    a_started, b_started, a_may_end = threading.Event(), threading.Event(), threading.Event()
+
+    def run_a() -> None:
+        jobs.page_run_started()
+        a_started.set()
+        a_may_end.wait()
+        jobs.page_run_ended()  # app.py's finally, when the stop reaches the old run
+
+    def run_b() -> None:
+        jobs.page_run_started()
+        b_started.set()
+
+    a, _ = _in_thread(run_a)
+    assert a_started.wait(timeout=30)
+    b, _ = _in_thread(run_b)
+    assert b_started.wait(timeout=30)
+    b.join(timeout=30)
+    assert len(jobs._runs) == 2
+    b_start = max(jobs._runs.values())
+    a_may_end.set()
+    a.join(timeout=30)
+    assert not a.is_alive()
+    assert list(jobs._runs.values()) == [b_start]  # the next run's mark stands
+    assert jobs.hold_until() == b_start + jobs.HOLD_MAX
+
+
+def test_a_fragment_stopped_for_a_rerun_leaves_the_rerun_held(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A document switch's fragment run (:func:`ui.jobs.person_fragment`) stopped because the
+    person asked for a whole run: the whole run starts in a new thread, the fragment's body
+    raises at its next Streamlit call (``StopException``) and its mark ends; the whole run's
+    mark stands."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    _session(monkeypatch)
+    in_body, rerun_started = threading.Event(), threading.Event()
+
+    @jobs.person_fragment
+    def switch() -> None:
+        in_body.set()
+        rerun_started.wait()
+        raise StopException()
+
+    before = jobs.FRAGMENT_RUNS[switch.__qualname__]
+    fragment, outcome = _in_thread(switch)
+    assert in_body.wait(timeout=30)
+    whole, _ = _in_thread(jobs.page_run_started)
+    whole.join(timeout=30)
+    rerun_start = max(jobs._runs.values())
+    rerun_started.set()
+    fragment.join(timeout=30)
+    assert len(outcome) == 1 and isinstance(outcome[0], StopException)
+    assert jobs.FRAGMENT_RUNS[switch.__qualname__] == before + 1
+    assert list(jobs._runs.values()) == [rerun_start]
+    assert jobs.holding(rerun_start + jobs.HOLD_AFTER_RUN + 1)  # under way: held past the end
+
+
+def test_a_mark_left_by_a_run_that_never_ended_is_dropped(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run whose thread never comes back (blocked for good) holds ``HOLD_MAX`` at most, and
+    its mark is dropped by the next run that starts, so marks of closed sessions do not pile
+    up for the life of the server."""
+    jobs._runs["gone#1"] = 0.0  # began long ago, never ended
+    jobs.page_run_started()
+    assert "gone#1" not in jobs._runs and len(jobs._runs) == 1
+    jobs.page_run_ended()
+    assert jobs._runs == {}
+
+
+@pytest.mark.parametrize("raised", ["error", "stop"])
+def test_a_run_that_raises_before_its_page_still_ends_its_mark(
+        make_app: Any, monkeypatch: pytest.MonkeyPatch, raised: str) -> None:
+    """``app.py`` draws the sidebar before the page: a run that raises there (a bug), or is
+    stopped there (its session closed, or a rerun asked for: ``StopException`` at the next
+    Streamlit call), still ends its mark, and the browser's draw is held after it. The mark
+    ended only around the page's own run, and such a run left it."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    from ui import sidebar
+
+    def close_on_phone() -> None:
+        if raised == "stop":
+            raise StopException()
+        raise RuntimeError("a bug in the sidebar")
+
+    monkeypatch.setattr(sidebar, "close_on_phone", close_on_phone)
+    at = make_app("pages/home.py")
+    assert bool(at.exception) == (raised == "error")
+    assert jobs._runs == {}
+    assert jobs._last_end[0] > float("-inf")
+
+
+def test_a_worker_that_dies_during_a_hold_ends_the_hold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker process ends (killed, out of memory) while its later job is held: its job
+    fails (:class:`ui.jobs.WorkerDied`), the hold loop wakes at once, clears the deadline and
+    ends, and sends no signal to a process that is gone (whose pid the system may give to
+    another)."""
+    sent: list[int] = []
+    monkeypatch.setattr(jobs.os, "kill", lambda pid, sig: sent.append(pid))
+    monkeypatch.setattr(jobs, "HOLD_MAX", 3600.0)  # the run's bound: far off
+    monkeypatch.setattr(jobs, "HOLD_STRETCH", 7200.0)
+    here, there = Pipe()
+    worker = _fake_worker(here)
+    ahead: jobs.Job[object] = worker.submit(jobs.Job("ahead", "many"), later=True)
+    jobs.page_run_started()  # a person's run under way: the job is held
+    jobs_thread = threading.Thread(target=worker._loop, daemon=True)
+    jobs_thread.start()
+    there.recv()  # the job is in the worker's hands
+    hold_loop = threading.Thread(target=worker._hold_loop, daemon=True)
+    hold_loop.start()
+    with jobs._changed:
+        assert jobs._changed.wait_for(lambda: worker.holds >= 1, timeout=30)
+    assert worker.until > 0
+    there.close()  # the worker process is gone
+    jobs_thread.join(timeout=30)
+    assert ahead.future is not None
+    assert isinstance(ahead.future.exception(timeout=30), jobs.WorkerDied)
+    hold_loop.join(timeout=30)
+    assert not hold_loop.is_alive()  # woken at once, not at the run's bound
+    assert worker.until == 0
+    holds = worker.holds
+    assert worker._hold_once(jobs.time.monotonic(), None) == (None, None)
+    assert worker.holds == holds and len(sent) == holds
+    jobs.page_run_ended()
