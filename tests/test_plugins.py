@@ -101,15 +101,28 @@ def test_a_plugin_metric_is_listed_scored_sliced_and_reported(
         [single[k] for k in ("precision", "recall", "f1")], abs=1e-12)
 
 
+class _Ready:
+    """A Dask future already computed (``result`` as run_jobs waits on it)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self.value
+
+
 class _InProcess:
     """A Dask client's map, gather and scheduler_info, run here (the registry of this process,
     with the fake entry points, is the workers')."""
 
     def map(self, func: Any, jobs: list[Any], pure: bool = False) -> list[Any]:
-        return [func(job) for job in jobs]
+        return [_Ready(func(job)) for job in jobs]
 
     def gather(self, futures: list[Any]) -> list[Any]:
-        return futures
+        return [f.value for f in futures]
+
+    def nthreads(self) -> dict[str, int]:
+        return {"here": 1}
 
     def scheduler_info(self) -> dict[str, Any]:
         return {"workers": {"here": {}}}

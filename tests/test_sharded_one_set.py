@@ -21,14 +21,27 @@ ROOT = Path(__file__).resolve().parents[1]
 ANNOTATOR = ROOT / "sample_data" / "propaganda" / "annotator_1.json"
 
 
+class _Ready:
+    """A Dask future already computed (``result`` as run_jobs waits on it)."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self.value
+
+
 class _InProcess:
     """A Dask client's map and gather, run in this process."""
 
     def map(self, func: Any, jobs: list[Any], pure: bool = False) -> list[Any]:
-        return [func(job) for job in jobs]
+        return [_Ready(func(job)) for job in jobs]
 
     def gather(self, futures: list[Any]) -> list[Any]:
-        return futures
+        return [f.value for f in futures]
+
+    def nthreads(self) -> dict[str, int]:
+        return {"here": 1}
 
     def scheduler_info(self) -> dict[str, Any]:
         return {"workers": {"here": {}}}

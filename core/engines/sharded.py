@@ -557,10 +557,41 @@ def dask_client(scheduler: str | None = None, *, workers: int | None = None
         yield client
 
 
+NO_WORKER_S = 60.0
+"""Seconds the client waits for shards while the scheduler has no worker at all (a
+``--scheduler`` whose workers were never started, or all ended) before it gives up with an
+error: Dask itself waits for a worker to join for ever, and the command never returned. A
+minute leaves a worker that starts with the command, or restarts, time to join."""
+WORKERS_LOOK_S = 1.0
+"""Seconds between two looks at the scheduler's workers while the shards are computed."""
+
+
 def run_jobs(client: Client, func: Any, jobs: Sequence[Any]) -> list[ShardOutcome]:
     """Map ``func`` over ``jobs`` on the cluster, results in job order; the first shard error is
-    raised on the client as an :class:`InputError` (its message names file, row and field)."""
+    raised on the client as an :class:`InputError` (its message names file, row and field), and
+    so is a scheduler left without any worker for :data:`NO_WORKER_S` while shards wait."""
     futures = client.map(func, list(jobs), pure=False)
+    pending = list(futures)
+    alone_since: float | None = None
+    while pending:
+        try:
+            # a shard's exception is raised here, as client.gather would raise it
+            pending[0].result(timeout=WORKERS_LOOK_S)
+            pending.pop(0)
+            continue
+        except TimeoutError:  # shards still running, or waiting for a worker
+            pass
+        now = time.monotonic()
+        if client.nthreads():
+            alone_since = None
+        elif alone_since is None:
+            alone_since = now
+        elif now - alone_since >= NO_WORKER_S:
+            client.cancel(futures)
+            raise InputError(f"the Dask scheduler has had no worker for {NO_WORKER_S:g} s "
+                             f"with {len(futures)} shard jobs waiting: start workers for it "
+                             "(dask worker ADDRESS), or leave out --scheduler to run on a "
+                             "cluster of this machine")
     outcomes: list[ShardOutcome] = client.gather(futures)
     for o in outcomes:
         if o.error is not None:
