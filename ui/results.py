@@ -798,7 +798,13 @@ def score_ahead(ws: Workspace, ref: str, systems: Sequence[str],
                 then()
 
     thread = threading.Thread(target=work, name=_AHEAD_THREAD, daemon=True)
-    thread.start()
+    try:
+        thread.start()
+    except RuntimeError:  # no thread to be had (the system's limit): the pages compute them
+        _expect(left, -1)  # or a page that waits for what is coming waited for ever
+        with _ahead_lock:
+            _ahead_started.discard(key)
+        return None
     return thread
 
 

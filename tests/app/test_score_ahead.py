@@ -207,3 +207,28 @@ def test_pages_queued_ahead_are_the_jobs_the_pages_then_ask_for(
     at.switch_page("pages/errors.py").run()  # its categories found computed, not again
     assert not at.exception, [e.value for e in at.exception]
     assert categorised == [results._AHEAD_THREAD] * len(systems), categorised
+
+
+def test_a_thread_that_cannot_start_leaves_nothing_coming(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scores were counted as coming before the thread starts: a thread the system refuses
+    (``RuntimeError: can't start new thread``, at its limit of threads) must not leave them
+    counted, or the Metric differences page waited for the thread's MAFALDA results for ever
+    (``ui.differences.mafalda_coming``); the pages compute them themselves, and a later call
+    may start the thread again."""
+    import threading
+
+    ws = state.load_sample("propaganda")
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    monkeypatch.setattr(results, "AHEAD_DOCS", 0)
+    monkeypatch.setattr(results, "_ahead_started", set())
+    monkeypatch.setattr(results, "_coming", {})
+
+    def refused(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refused)
+    assert results.score_ahead(ws, gold, [system], {}, 2) is None
+    assert results._coming == {}
+    assert not results.coming_pair(ws.key, gold, system, "mafalda", "paper", 2)
+    assert results._ahead_started == set()  # may start again
