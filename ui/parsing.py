@@ -40,12 +40,14 @@ STALL_S = 0.5
 held at the fork (only the forking thread lives on in the copy, and nothing releases it), and
 the caller kills it and computes the result itself. A copy at work is running, waiting for a
 core (state ``R``) or for the disk (``D``), and uses CPU in any tenth of a second it is given
-a core; asleep (``S``) with its CPU time still, it waits for something. Half a second is many
-samples (:data:`POLL_S`) of a process that should never sleep, and what the first load pays
-for a copy that does: the copy's read was at most a few seconds of CPU."""
-POLL_S = 0.05
+a core; asleep (``S``) with its CPU time still, it waits for something. Half a second is five
+looks (:data:`POLL_S`) at a process that should never sleep, and what the first load pays for
+a copy that does, on top of reading the copy's files itself."""
+POLL_S = 0.1
 """Seconds between two looks at a copy's state while its caller waits (:data:`STALL_S`); its
-exit wakes the caller at once (a pipe the copy holds open closes when it exits)."""
+exit wakes the caller at once (a pipe the copy holds open closes when it exits). A look reads
+``/proc/PID/stat``: about 3 ms of the caller's CPU per second of waiting at 0.05 s apart, on a
+machine at load 15 (docs/performance.md, "The reading copy's wait, bounded")."""
 
 
 def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:
