@@ -103,7 +103,7 @@ class InChild(Generic[T]):
     A copy blocked for good (a lock held at the fork after all) does not keep its caller
     waiting: once the caller waits (:meth:`result`), a copy asleep without using CPU for
     :data:`STALL_S` is killed and reaped, and :meth:`result` returns None, as for a copy that
-    failed (docs/robustness.md, "A reading copy that never answers"). The caller learns of the
+    failed (docs/robustness.md, "Waits that end"). The caller learns of the
     copy's exit from a pipe the copy holds open, at once, not from a clock."""
 
     def __init__(self, fn: Callable[[], T]) -> None:

@@ -8,7 +8,7 @@ page that never loads. Now, once the server has read its own files and waits, a 
 asleep using no CPU for ``STALL_S`` is killed and reaped, and the server reads its files
 itself: the same reports as a read in one process. Which path ran is read from the copy's
 ``stalled`` flag, the reaped pid and the open file descriptors, never from a clock
-(docs/robustness.md, "A reading copy that never answers")."""
+(docs/robustness.md, "Waits that end")."""
 
 from __future__ import annotations
 
