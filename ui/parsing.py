@@ -46,8 +46,8 @@ a copy that does, on top of reading the copy's files itself."""
 POLL_S = 0.1
 """Seconds between two looks at a copy's state while its caller waits (:data:`STALL_S`); its
 exit wakes the caller at once (a pipe the copy holds open closes when it exits). A look reads
-``/proc/PID/stat``: about 3 ms of the caller's CPU per second of waiting at 0.05 s apart, on a
-machine at load 15 (docs/performance.md, "The reading copy's wait, bounded")."""
+``/proc/PID/stat``: a wait cost its caller 3 ms of CPU with a look every 0.1 s, 5 ms every
+0.05 s, against 1 ms for ``waitpid`` alone (docs/performance.md, issue 29, eighteenth pass)."""
 
 
 def bug_diagnostic(filename: str, exc: BaseException) -> Diagnostic:

@@ -30,6 +30,7 @@ def _no_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     """No page run under way or just ended, here or from another test."""
     monkeypatch.setattr(jobs, "_runs", {})
     monkeypatch.setattr(jobs, "_last_end", [float("-inf")])
+    monkeypatch.setattr(jobs, "_local", threading.local())  # no thread's run left from another
 
 
 def _fake_worker(conn: Connection | None = None) -> jobs.Worker:
