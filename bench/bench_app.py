@@ -1004,6 +1004,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"CPU {cpu:.3f} s, main-thread CPU {thread:.3f} s",
                                   file=sys.stderr, flush=True)
                     traced: dict[str, Any] = {}
+                    traced_all: list[dict[str, Any]] = []
                     if revisits and idle_before:
                         idle_wait = _await_idle(proc.pid, idle_before)
                         print(f"background idle after {idle_wait['waited_s']} s "
@@ -1011,10 +1012,14 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                     below0 = descendants_cpu_s(proc.pid)
                     for round_ in range(revisits):
                         for title, sel in nav:
-                            tracing = (trace is not None and title == trace[0]
-                                       and round_ == revisits - 1)
-                            if tracing and trace is not None:  # the last revisit, traced
-                                browser.start_tracing(page=page, path=str(trace[1]),
+                            every = trace is not None and trace[0] == TRACE_ALL
+                            tracing = (trace is not None and (every or title == trace[0])
+                                       and (every or round_ == revisits - 1))
+                            traced_to = (None if trace is None else trace[1] / (
+                                f"{round_ + 1}-{title.replace(' ', '_')}.json") if every
+                                else trace[1])
+                            if tracing and traced_to is not None:  # traced
+                                browser.start_tracing(page=page, path=str(traced_to),
                                                       categories=TRACE_CATEGORIES)
                             cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
                             thread0 = _thread_s(cdp)
@@ -1024,10 +1029,15 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             thread = _thread_s(cdp) - thread0
                             worker = round(descendants_cpu_s(proc.pid) - worker0, 2)
                             revisit_worker.setdefault(title, []).append(worker)
-                            if tracing and trace is not None:
+                            if tracing and traced_to is not None:
                                 browser.stop_tracing()
-                                traced = {"page": title, "trace": str(trace[1]), "clock": clock,
-                                          "wall_s": round(took, 3)}
+                                traced = {"page": title, "trace": str(traced_to),
+                                          "clock": clock, "wall_s": round(took, 3),
+                                          "server_cpu_s": round((cpu1 or 0.0) - (cpu0 or 0.0), 3),
+                                          "background_worker_cpu_s": worker,
+                                          "bytes": received[0] - bytes0}
+                                if every:
+                                    traced_all.append({**traced, "round": round_ + 1})
                             revisit_clock.setdefault(title, []).append(clock)
                             revisit_thread.setdefault(title, []).append(thread)
                             cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
@@ -1137,7 +1147,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             [t for ts in revisit.values() for t in ts]),
             "pages": {title: _clocked(cs, revisit[title]) for title, cs in revisit_clock.items()}}}
            if revisits else {}),
-        **({"traced_revisit": _traced(traced)} if revisits and trace else {}),
+        **({"traced_revisit": _traced(traced)} if revisits and trace
+           and trace[0] != TRACE_ALL else {}),
+        **({"traced_revisits": [_traced(t) for t in traced_all]} if traced_all else {}),
         # What the server's background worker (its descendants) spent while the revisits ran,
         # and the wait for it to go idle before them (--idle-before-revisits).
         **({"revisits_background_worker_cpu_s": revisits_below,
@@ -1189,8 +1201,24 @@ IN_PAGE = ("in_page_s: from the step's last input (the click or key, captured on
 
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
                     "disabled-by-default-devtools.timeline.frame", "blink.user_timing",
-                    "toplevel", "v8.execute", "latencyInfo", "benchmark"]
-"""What ``--trace`` records (a DevTools performance trace with user timing marks)."""
+                    "toplevel", "v8.execute", "latencyInfo", "benchmark",
+                    "disabled-by-default-v8.cpu_profiler", "v8", "disabled-by-default-v8.gc"]
+"""What ``--trace`` records (a DevTools performance trace with user timing marks, and V8's
+sampled CPU profile: :func:`trace_clock.analyse` splits the script's time by the file it ran
+in)."""
+
+TRACE_ALL = "all"
+"""``--trace all DIR``: every warm revisit traced, each into ``DIR/ROUND-PAGE.json``."""
+
+
+def _trace_arg(trace: list[str] | None) -> tuple[str, Path] | None:
+    """``--trace PAGE FILE`` as (PAGE, resolved FILE); with ``all`` FILE is a folder, made."""
+    if not trace:
+        return None
+    where = Path(trace[1]).resolve()
+    if trace[0] == TRACE_ALL:
+        where.mkdir(parents=True, exist_ok=True)
+    return trace[0], where
 
 
 def _traced(traced: dict[str, Any]) -> dict[str, Any]:
@@ -1308,7 +1336,8 @@ def main() -> None:
                     "every run measured before the twelfth pass of issue 29")
     ap.add_argument("--trace", nargs=2, metavar=("PAGE", "FILE"), default=None,
                     help="record a DevTools trace of the last warm revisit of PAGE into FILE "
-                    "and split its in-page span (bench/trace_clock.py)")
+                    "and split its in-page span (bench/trace_clock.py); `--trace all DIR`: "
+                    "every warm revisit, each into DIR/ROUND-PAGE.json")
     ap.add_argument("--idle-before-revisits", type=float, default=0.0, metavar="S",
                     help="before the warm revisits, wait (at most S seconds) until the "
                     "server's background worker has been idle for a second: the revisits "
@@ -1335,7 +1364,7 @@ def main() -> None:
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
                  args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps,
-                 (args.trace[0], Path(args.trace[1]).resolve()) if args.trace else None,
+                 _trace_arg(args.trace),
                  args.idle_before_revisits)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
