@@ -45,7 +45,10 @@ What ran beside the warm revisits (issue 29, fifteenth pass): each clocked step'
 machine's clock (``t0_epoch``, ``t1_epoch``), to line it up with a sampler of ``/proc`` or a
 server's log; each revisit's CPU of the server's background worker
 (``background_worker_cpu``) and the revisits' in all (``revisits_background_worker_cpu_s``);
-``--idle-before-revisits S`` waits (up to S seconds) for the worker to be idle before them.
+``--idle-before-revisits S`` waits (up to S seconds) for the worker to be idle before them;
+``--revisit-pause S`` waits S seconds before each revisit's click, as a reader does (issue 29,
+eighteenth pass: work ahead held while the clicks come within a second of each other runs in
+such pauses, and the next click's run holds it only once its signal is handled).
 
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
@@ -853,7 +856,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
         interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled",
         doc_steps: int = 0, trace: tuple[str, Path] | None = None,
-        idle_before: float = 0.0) -> dict[str, Any]:
+        idle_before: float = 0.0, revisit_pause: float = 0.0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     compiled = prepare_bytecode(tree, bytecode)
@@ -1018,6 +1021,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             traced_to = (None if trace is None else trace[1] / (
                                 f"{round_ + 1}-{title.replace(' ', '_')}.json") if every
                                 else trace[1])
+                            if revisit_pause:  # a reader looks at the page, then clicks
+                                time.sleep(revisit_pause)
                             if tracing and traced_to is not None:  # traced
                                 browser.start_tracing(page=page, path=str(traced_to),
                                                       categories=TRACE_CATEGORIES)
@@ -1104,7 +1109,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         "documents": n_docs, "spans_per_set": n_spans, "generate_s": round(gen, 2),
         "opened_with": "spanscope app --data" if cli else "SPANSCOPE_DATA_DIR",
         "server_peak_rss_mib_after": rss_after,
-        "first_load_s": round(first, 2), "pause_s": pause,
+        "first_load_s": round(first, 2), "pause_s": pause, "revisit_pause_s": revisit_pause,
         "server_healthy_after_start_s": round(up, 2),
         "first_draw_after_start_s": round(from_launch, 2), "server_cpu_s_at": cpu_at,
         "page_switch_s": {"median": round(statistics.median(pages), 3) if pages else None,
@@ -1342,6 +1347,10 @@ def main() -> None:
                     help="before the warm revisits, wait (at most S seconds) until the "
                     "server's background worker has been idle for a second: the revisits "
                     "then run with no work ahead beside them (issue 29, fifteenth pass)")
+    ap.add_argument("--revisit-pause", type=float, default=0.0, metavar="S",
+                    help="wait S seconds before each warm revisit's click, as a reader looks "
+                    "at a page before the next (issue 29, eighteenth pass: after a pause of "
+                    "more than a second the work ahead is no longer held when the click comes)")
     ap.add_argument("--clock-quiet", type=int, default=CLOCK_QUIET_MS[0], metavar="MS",
                     help="milliseconds the page must not change before a step's in-page clock "
                     "is read (a later change is not the step's)")
@@ -1365,7 +1374,7 @@ def main() -> None:
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
                  args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps,
                  _trace_arg(args.trace),
-                 args.idle_before_revisits)
+                 args.idle_before_revisits, args.revisit_pause)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
