@@ -45,7 +45,10 @@ What ran beside the warm revisits (issue 29, fifteenth pass): each clocked step'
 machine's clock (``t0_epoch``, ``t1_epoch``), to line it up with a sampler of ``/proc`` or a
 server's log; each revisit's CPU of the server's background worker
 (``background_worker_cpu``) and the revisits' in all (``revisits_background_worker_cpu_s``);
-``--idle-before-revisits S`` waits (up to S seconds) for the worker to be idle before them.
+``--idle-before-revisits S`` waits (up to S seconds) for the worker to be idle before them;
+``--revisit-pause S`` waits S seconds before each revisit's click, as a reader does (issue 29,
+eighteenth pass: work ahead held while the clicks come within a second of each other runs in
+such pauses, and the next click's run holds it only once its signal is handled).
 
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
@@ -853,7 +856,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
         interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled",
         doc_steps: int = 0, trace: tuple[str, Path] | None = None,
-        idle_before: float = 0.0) -> dict[str, Any]:
+        idle_before: float = 0.0, revisit_pause: float = 0.0) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     compiled = prepare_bytecode(tree, bytecode)
@@ -1004,6 +1007,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"CPU {cpu:.3f} s, main-thread CPU {thread:.3f} s",
                                   file=sys.stderr, flush=True)
                     traced: dict[str, Any] = {}
+                    traced_all: list[dict[str, Any]] = []
                     if revisits and idle_before:
                         idle_wait = _await_idle(proc.pid, idle_before)
                         print(f"background idle after {idle_wait['waited_s']} s "
@@ -1011,10 +1015,16 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                     below0 = descendants_cpu_s(proc.pid)
                     for round_ in range(revisits):
                         for title, sel in nav:
-                            tracing = (trace is not None and title == trace[0]
-                                       and round_ == revisits - 1)
-                            if tracing and trace is not None:  # the last revisit, traced
-                                browser.start_tracing(page=page, path=str(trace[1]),
+                            every = trace is not None and trace[0] == TRACE_ALL
+                            tracing = (trace is not None and (every or title == trace[0])
+                                       and (every or round_ == revisits - 1))
+                            traced_to = (None if trace is None else trace[1] / (
+                                f"{round_ + 1}-{title.replace(' ', '_')}.json") if every
+                                else trace[1])
+                            if revisit_pause:  # a reader looks at the page, then clicks
+                                time.sleep(revisit_pause)
+                            if tracing and traced_to is not None:  # traced
+                                browser.start_tracing(page=page, path=str(traced_to),
                                                       categories=TRACE_CATEGORIES)
                             cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
                             thread0 = _thread_s(cdp)
@@ -1024,10 +1034,15 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             thread = _thread_s(cdp) - thread0
                             worker = round(descendants_cpu_s(proc.pid) - worker0, 2)
                             revisit_worker.setdefault(title, []).append(worker)
-                            if tracing and trace is not None:
+                            if tracing and traced_to is not None:
                                 browser.stop_tracing()
-                                traced = {"page": title, "trace": str(trace[1]), "clock": clock,
-                                          "wall_s": round(took, 3)}
+                                traced = {"page": title, "trace": str(traced_to),
+                                          "clock": clock, "wall_s": round(took, 3),
+                                          "server_cpu_s": round((cpu1 or 0.0) - (cpu0 or 0.0), 3),
+                                          "background_worker_cpu_s": worker,
+                                          "bytes": received[0] - bytes0}
+                                if every:
+                                    traced_all.append({**traced, "round": round_ + 1})
                             revisit_clock.setdefault(title, []).append(clock)
                             revisit_thread.setdefault(title, []).append(thread)
                             cpu = 0.0 if cpu0 is None or cpu1 is None else cpu1 - cpu0
@@ -1094,7 +1109,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         "documents": n_docs, "spans_per_set": n_spans, "generate_s": round(gen, 2),
         "opened_with": "spanscope app --data" if cli else "SPANSCOPE_DATA_DIR",
         "server_peak_rss_mib_after": rss_after,
-        "first_load_s": round(first, 2), "pause_s": pause,
+        "first_load_s": round(first, 2), "pause_s": pause, "revisit_pause_s": revisit_pause,
         "server_healthy_after_start_s": round(up, 2),
         "first_draw_after_start_s": round(from_launch, 2), "server_cpu_s_at": cpu_at,
         "page_switch_s": {"median": round(statistics.median(pages), 3) if pages else None,
@@ -1137,7 +1152,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             [t for ts in revisit.values() for t in ts]),
             "pages": {title: _clocked(cs, revisit[title]) for title, cs in revisit_clock.items()}}}
            if revisits else {}),
-        **({"traced_revisit": _traced(traced)} if revisits and trace else {}),
+        **({"traced_revisit": _traced(traced)} if revisits and trace
+           and trace[0] != TRACE_ALL else {}),
+        **({"traced_revisits": [_traced(t) for t in traced_all]} if traced_all else {}),
         # What the server's background worker (its descendants) spent while the revisits ran,
         # and the wait for it to go idle before them (--idle-before-revisits).
         **({"revisits_background_worker_cpu_s": revisits_below,
@@ -1189,8 +1206,24 @@ IN_PAGE = ("in_page_s: from the step's last input (the click or key, captured on
 
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline",
                     "disabled-by-default-devtools.timeline.frame", "blink.user_timing",
-                    "toplevel", "v8.execute", "latencyInfo", "benchmark"]
-"""What ``--trace`` records (a DevTools performance trace with user timing marks)."""
+                    "toplevel", "v8.execute", "latencyInfo", "benchmark",
+                    "disabled-by-default-v8.cpu_profiler", "v8", "disabled-by-default-v8.gc"]
+"""What ``--trace`` records (a DevTools performance trace with user timing marks, and V8's
+sampled CPU profile: :func:`trace_clock.analyse` splits the script's time by the file it ran
+in)."""
+
+TRACE_ALL = "all"
+"""``--trace all DIR``: every warm revisit traced, each into ``DIR/ROUND-PAGE.json``."""
+
+
+def _trace_arg(trace: list[str] | None) -> tuple[str, Path] | None:
+    """``--trace PAGE FILE`` as (PAGE, resolved FILE); with ``all`` FILE is a folder, made."""
+    if not trace:
+        return None
+    where = Path(trace[1]).resolve()
+    if trace[0] == TRACE_ALL:
+        where.mkdir(parents=True, exist_ok=True)
+    return trace[0], where
 
 
 def _traced(traced: dict[str, Any]) -> dict[str, Any]:
@@ -1308,11 +1341,16 @@ def main() -> None:
                     "every run measured before the twelfth pass of issue 29")
     ap.add_argument("--trace", nargs=2, metavar=("PAGE", "FILE"), default=None,
                     help="record a DevTools trace of the last warm revisit of PAGE into FILE "
-                    "and split its in-page span (bench/trace_clock.py)")
+                    "and split its in-page span (bench/trace_clock.py); `--trace all DIR`: "
+                    "every warm revisit, each into DIR/ROUND-PAGE.json")
     ap.add_argument("--idle-before-revisits", type=float, default=0.0, metavar="S",
                     help="before the warm revisits, wait (at most S seconds) until the "
                     "server's background worker has been idle for a second: the revisits "
                     "then run with no work ahead beside them (issue 29, fifteenth pass)")
+    ap.add_argument("--revisit-pause", type=float, default=0.0, metavar="S",
+                    help="wait S seconds before each warm revisit's click, as a reader looks "
+                    "at a page before the next (issue 29, eighteenth pass: after a pause of "
+                    "more than a second the work ahead is no longer held when the click comes)")
     ap.add_argument("--clock-quiet", type=int, default=CLOCK_QUIET_MS[0], metavar="MS",
                     help="milliseconds the page must not change before a step's in-page clock "
                     "is read (a later change is not the step's)")
@@ -1335,8 +1373,8 @@ def main() -> None:
     result = run(args.docs, args.spans, args.repeat, args.cli, args.doc_switches,
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
                  args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps,
-                 (args.trace[0], Path(args.trace[1]).resolve()) if args.trace else None,
-                 args.idle_before_revisits)
+                 _trace_arg(args.trace),
+                 args.idle_before_revisits, args.revisit_pause)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),

@@ -64,6 +64,71 @@ def _main_thread(events: list[dict[str, Any]]) -> tuple[int, int]:
     raise SystemExit("no renderer main thread in the trace")
 
 
+def _file_of(url: str) -> str:
+    """The script file a sample ran in, named as Streamlit's chunks are without their hash
+    (``PlotlyChart.3fa2c1.js`` → ``PlotlyChart``), or what V8 calls a sample outside script."""
+    name = url.rsplit("/", 1)[-1].split("?", 1)[0]
+    return name.split(".", 1)[0] or url
+
+
+def scripts_by_file(events: list[dict[str, Any]], pid: int, tid: int, t0: float,
+                    t1: float) -> dict[str, float]:
+    """The main thread's sampled time in [t0, t1] (µs on the trace's clock) by the script file
+    each sample's function came from (a built-in's, by its nearest caller's file), from V8's
+    CPU profile in the trace (category ``disabled-by-default-v8.cpu_profiler``); ``(garbage
+    collector)``, ``(program)`` (the browser's own work: style, layout, paint) and ``(idle)``
+    as V8 names them. Empty when the trace has no profile. Milliseconds."""
+    profiles: dict[str, dict[str, Any]] = {}
+    for e in events:
+        if e.get("pid") != pid or e.get("name") not in ("Profile", "ProfileChunk"):
+            continue
+        prof = profiles.setdefault(str(e.get("id")), {"tid": None, "start": None, "nodes": {},
+                                                       "samples": [], "deltas": []})
+        data = e.get("args", {}).get("data", {})
+        if e["name"] == "Profile":
+            prof["tid"], prof["start"] = e.get("tid"), data.get("startTime")
+            continue
+        cpu = data.get("cpuProfile", {})
+        for node in cpu.get("nodes", []) or []:
+            prof["nodes"][node["id"]] = node
+        prof["samples"].extend(cpu.get("samples", []) or [])
+        prof["deltas"].extend(data.get("timeDeltas", []) or [])
+    best: dict[str, float] = {}
+    for prof in profiles.values():
+        if prof["start"] is None or (prof["tid"] is not None and prof["tid"] != tid):
+            continue
+        nodes = prof["nodes"]
+
+        def file_of(node_id: int, nodes: dict[int, Any] = nodes) -> str:
+            seen = 0
+            while node_id in nodes and seen < 500:
+                frame = nodes[node_id].get("callFrame", {})
+                if frame.get("url"):
+                    return _file_of(frame["url"])
+                if frame.get("functionName", "").startswith("("):
+                    return str(frame["functionName"])
+                node_id, seen = nodes[node_id].get("parent", -1), seen + 1
+            return "(native)"
+
+        parents = {c: n["id"] for n in nodes.values() for c in n.get("children", []) or []}
+        for n in nodes.values():
+            n.setdefault("parent", parents.get(n["id"], -1))
+        times, ts = [], float(prof["start"])
+        for d in prof["deltas"]:
+            ts += d
+            times.append(ts)
+        out: dict[str, float] = {}
+        for i, (node_id, at) in enumerate(zip(prof["samples"], times, strict=False)):
+            nxt = times[i + 1] if i + 1 < len(times) else at
+            a, b = max(at, t0), min(nxt, t1)
+            if b > a:
+                key = file_of(node_id)
+                out[key] = out.get(key, 0.0) + (b - a)
+        if sum(out.values()) > sum(best.values()):
+            best = out
+    return {k: round(v / 1000, 1) for k, v in sorted(best.items(), key=lambda kv: -kv[1])}
+
+
 def analyse(path: Path, clock: dict[str, Any] | None = None) -> dict[str, Any]:
     """The split of the traced step (module docstring); ``clock``, what the bench's in-page
     clock said of the step (:func:`bench_app._clock`), sets the span's end, else the last
@@ -182,6 +247,7 @@ def analyse(path: Path, clock: dict[str, Any] | None = None) -> dict[str, Any]:
         "main_thread_by_kind_ms": {k: round(v / 1000, 1) for k, v in
                                    sorted(by_kind.items(), key=lambda kv: -kv[1])},
         "idle_gaps_over_10ms": gaps,
+        "script_by_file_ms": scripts_by_file(events, pid, tid, t0, t1),
         "timers_set_in_span": {str(k): v for k, v in timers.items()
                                if any(f.endswith(f" {k}") for f in fired)
                                or (v["timeout_ms"] or 0) >= 16},
