@@ -408,7 +408,9 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                     docs[-1].append(sentence)
                     sentence = []
                 continue
-            if cols[0] == "-DOCSTART-":
+            # -DOCSTART-, or another spelling of it on an untagged row (vtner's DOC-START)
+            if cols[0] == "-DOCSTART-" or (re.fullmatch(r"-?DOC-?START-?", cols[0])
+                                           and cols[-1] in ("O", cols[0])):
                 if sentence:
                     docs[-1].append(sentence)
                     sentence = []
