@@ -306,7 +306,9 @@ def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
     if path.suffix.lower() in (".csv", ".tsv"):
         return ind_label_studio_table(path)
     sets: dict[str, list[tuple[int, list[tuple[int, int, str]]]]] = {}
-    tasks = read_json_any(path)
+    # A folder: Label Studio 0.x's completions/, one task object per file
+    tasks = [t for f in _files(path, ".json") for t in read_json_any(f)] if path.is_dir() \
+        else read_json_any(path)
     for task in tasks:
         task["predictions"] = _prediction_bodies(task)
     # The labeling config may read another data field than `text`: the one every result's
