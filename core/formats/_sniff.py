@@ -157,6 +157,8 @@ def offsetless_header(head: str) -> list[str] | None:
     width = len(names)
     while names and not names[-1]:
         names.pop()
+    if names and not names[0] and lines[1].split(sep)[0].strip().isdigit():
+        names = names[1:]  # pandas' to_csv: the index column has no name
     if len(names) < 4 or len(lines[1].split(sep)) != width or not all(
             _COLUMN_NAME.match(n) for n in names):
         return None

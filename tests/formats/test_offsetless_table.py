@@ -39,3 +39,14 @@ def test_a_statements_table_is_named_as_no_annotation_export() -> None:
 def test_a_ptc_file_with_a_header_is_still_read_as_ptc_to_name_its_bad_line() -> None:
     data = b"article_id\ttechnique\tstart\tend\n111\tDoubt\t0\t12\n"
     assert detect({"train.tsv": data}) == "ptc"
+
+
+def test_a_statements_table_written_by_pandas_with_its_index_is_named_too() -> None:
+    """The same repository's ``output/haas_uber-diderots-religieuse_tokenized.tsv`` (at
+    3310c9d) was written by pandas with its index: the header starts with an empty cell."""
+    data = ("\t" + HEADER.rstrip("\t\n") + "\n" + "".join(
+        f"{k}\t{ROW.rstrip(chr(10)).rstrip(chr(9))}\n" for k in range(3))).encode()
+    with pytest.raises(FormatError) as exc:
+        detect({"haas_tokenized.tsv": data})
+    assert "not an annotation export: a table whose header (subject_id, subject_snippet," \
+        in str(exc.value)
