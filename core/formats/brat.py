@@ -178,6 +178,15 @@ def _duplicate_ids(content: str) -> list[tuple[int, str, int]]:
 _DUPLICATES_SHOWN = 30
 
 
+def _text_or_empty(path: str, data: bytes) -> str:
+    """A later file's text for the list of duplicate ids; one that cannot be decoded is left
+    out of it (its own error comes once the first is fixed)."""
+    try:
+        return decode(path, data)
+    except FormatError:
+        return ""
+
+
 def _refuse_every_duplicate(exc: FormatError, name: str, path: str, ann: Mapping[str, bytes],
                             single: bool) -> NoReturn:
     """Raise ``exc`` (the first duplicate id of ``path``) naming too every other line of the
@@ -185,7 +194,7 @@ def _refuse_every_duplicate(exc: FormatError, name: str, path: str, ann: Mapping
     corpus pasted together from two rounds (RuRED: 5 of 527 files) is repaired in one pass, not
     one run of validate per file. The files before ``path`` were read, so they have none."""
     found = [(p, d) for p in sorted(ann) if p >= path
-             for d in _duplicate_ids(decode(p, ann[p])) if (p, d[0]) != (path, exc.line)]
+             for d in _duplicate_ids(_text_or_empty(p, ann[p])) if (p, d[0]) != (path, exc.line)]
     if not found:
         raise exc
     groups: dict[str, list[str]] = {}

@@ -69,3 +69,12 @@ def test_every_file_giving_an_id_twice_is_named(tmp_path: Path,
     assert ("2 more .ann files give an id twice: 15002.ann:2 'T2' (first on line 1); "
             "17810.ann:4 'T5' (first on line 2), 17810.ann:5 'T6' (first on line 3)") in err
     assert "10001.ann" not in err
+
+
+def test_a_later_file_that_cannot_be_decoded_leaves_the_duplicate_id_error_as_it_is() -> None:
+    files = {"a.txt": TEXT.encode(), "a.ann": ANN.encode(),
+             "b.txt": TEXT.encode(), "b.ann": b"T1\tPremise 0 8\tRefugees\xff\n"}
+    with pytest.raises(FormatError) as caught:
+        load_files(files, name="jose")
+    assert str(caught.value).startswith("jose/a.ann:5: field 'id': duplicate annotation id 'T6'")
+    assert "b.ann" not in str(caught.value)
