@@ -306,7 +306,9 @@ def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
     if path.suffix.lower() in (".csv", ".tsv"):
         return ind_label_studio_table(path)
     sets: dict[str, list[tuple[int, list[tuple[int, int, str]]]]] = {}
-    tasks = read_json_any(path)
+    # A folder: Label Studio 0.x's completions/, one task object per file
+    tasks = [t for f in _files(path, ".json") for t in read_json_any(f)] if path.is_dir() \
+        else read_json_any(path)
     for task in tasks:
         task["predictions"] = _prediction_bodies(task)
     # The labeling config may read another data field than `text`: the one every result's
@@ -408,7 +410,9 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                     docs[-1].append(sentence)
                     sentence = []
                 continue
-            if cols[0] == "-DOCSTART-":
+            # -DOCSTART-, or another spelling of it on an untagged row (vtner's DOC-START)
+            if cols[0] == "-DOCSTART-" or (re.fullmatch(r"-?DOC-?START-?", cols[0])
+                                           and cols[-1] in ("O", cols[0])):
                 if sentence:
                     docs[-1].append(sentence)
                     sentence = []
@@ -962,6 +966,13 @@ def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
     if "score" in entry:
         return check_score(entry, path, files_dir, row)
     row["detected"] = detected(path)
+    if entry.get("refused_by") == "detect":
+        # No reader's file (a table of other data): detection names what it is, and a
+        # reader asked with --format would only name its own columns
+        refused = row["detected"]
+        ok = refused.startswith("refused: ") and entry.get("expect_error", "") in refused
+        return {**row, "ok": ok, "refused": refused.removeprefix("refused: "),
+                "problems": [] if ok else [f"detected: {refused}"]}
     from core.model.errors import FormatError
 
     try:

@@ -39,6 +39,8 @@ from typing import Literal
 from core.formats._sniff import (
     LFS_POINTER,
     MAY_SNIFF,
+    NOT_AN_EXPORT,
+    UNREAD_LAYOUTS,
     head_of,
     why_undetected,
     why_undetected_name,
@@ -293,7 +295,8 @@ def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:
         whys = [(f, why) for f, d in files.items()
                 if (why := why_undetected(d) or why_undetected_name(f)) is not None]
         if len(files) == 1 and whys and (whys[0][1] == "the file is empty"
-                                         or whys[0][1].startswith(LFS_POINTER)):
+                                         or whys[0][1].startswith((LFS_POINTER, NOT_AN_EXPORT,
+                                                                 *UNREAD_LAYOUTS))):
             # No format to pass would read it: naming them all would send the user round them.
             raise FormatError(names, f"could not detect the format: {whys[0][1]}")
         said = ("" if not whys else ": " + whys[0][1] if len(files) == 1 else

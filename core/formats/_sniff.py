@@ -118,7 +118,92 @@ def why_undetected(data: bytes) -> str | None:
         size = (len(data) if line < 0 else line) / 2**20
         return (f"its first line ({size:,.1f} MiB{', the whole file' if line < 0 else ''}), "
                 "read whole, is no record of a known format")
+    other = _other_json(head_of(data))
+    if other is not None:
+        return other
+    names = offsetless_header(head[:HEAD_MIN].decode("utf-8", errors="replace"))
+    if names is not None:
+        shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        return (f"{NOT_AN_EXPORT}: a table whose header ({shown}) names no character offsets "
+                "(start, end) and no token tags, which every span format SpanScope reads gives")
     return None
+
+
+_NER_ANNOTATOR = re.compile(r'\{\s*"classes"\s*:\s*\[[^\]]*\]\s*,\s*"annotations"\s*:\s*\[\s*\[')
+"""The NER Annotator for spaCy's export, pretty-printed past the head: its two keys in order."""
+
+UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
+                  "the NER Annotator for spaCy's export")
+"""How :func:`why_undetected` starts its answer for a known layout no format reads."""
+
+
+def _other_json(head: str) -> str | None:
+    """What a JSON head no reader took is, when it is a known layout no format reads:
+    spaCy v2's JSON training data, the NER Annotator for spaCy's export, or JSON Lines of
+    lists ([text, tags] pairs). Asked only once detection has failed."""
+    body = head.lstrip(_WS)
+    first, end = _raw(body, 0)
+    if isinstance(first, list) and first and body[_skip(body, end):][:1] in ("[", "{"):
+        shown = ", ".join(type(v).__name__ for v in first[:4])
+        return (f"JSON Lines of lists, not objects (the first: {shown}): no format SpanScope "
+                "reads; tags per token are read from CoNLL (a token and its tag a line), spans "
+                "from doccano's JSON Lines ({\"text\": ..., \"label\": [[start, end, label]]})")
+    array = _array(body)
+    task = array.first if array.kind == "array" else first if isinstance(first, dict) else None
+    if isinstance(task, dict) and isinstance(task.get("paragraphs"), list):
+        return ("spaCy v2's JSON training data (documents of paragraphs of sentences of tokens "
+                "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
+                "FILE OUTPUT_DIR', and read the .spacy file")
+    if (isinstance(task, dict) and isinstance(task.get("annotations"), list)
+            and "classes" in task) or _NER_ANNOTATOR.match(body):
+        return ("the NER Annotator for spaCy's export (classes, and annotations as [text, "
+                "{\"entities\": [[start, end, label]]}] pairs): no format SpanScope reads; "
+                "write each pair as a doccano JSON Lines record {\"text\": text, \"label\": "
+                "entities}")
+    return None
+
+
+NOT_AN_EXPORT = "not an annotation export"
+"""How :func:`why_undetected` starts its answer for a table of no span format."""
+
+_OFFSET_WORDS = frozenset({"start", "end", "begin", "stop", "offset", "offsets", "from", "to",
+                           "span", "spans", "char", "chars", "pos", "position", "tag", "tags",
+                           "ner", "bio", "iob", "token", "tokens", "hs"})
+"""Parts of a column name that may locate a span or tag a token or text (HatEval's ``HS``):
+a header with one of them may be a span table with an error, which its reader should name."""
+
+_COLUMN_NAME = re.compile(r"[A-Za-z_][\w.-]*\Z")
+
+
+def offsetless_header(head: str) -> list[str] | None:
+    """The column names of a head's first line when it is a header of 4 or more names (TAB- or
+    comma-separated, as many cells on the next line) none of whose parts names an offset or a
+    tag (:data:`_OFFSET_WORDS`), else None: a table no span reader can read, such as
+    MiMoText's statements TSV (``subject_id``, ``subject_snippet``, ``property``, ...).
+
+    >>> offsetless_header("subject_id\\tproperty\\tobject_id\\tsnippet\\nQ1\\tP36\\tQ2\\tWords\\n")
+    ['subject_id', 'property', 'object_id', 'snippet']
+    >>> offsetless_header("doc_id\\tlabel\\tstart\\tend\\nd1\\tA\\t0\\t4\\n") is None
+    True
+    """
+    lines = head.lstrip("\ufeff").splitlines()
+    if len(lines) < 2:
+        return None
+    sep = "\t" if "\t" in lines[0] else ","
+    names = [c.strip().strip('"') for c in lines[0].split(sep)]
+    width = len(names)
+    while names and not names[-1]:
+        names.pop()
+    if names and not names[0] and lines[1].split(sep)[0].strip().isdigit():
+        names = names[1:]  # pandas' to_csv: the index column has no name
+    if len(names) < 4 or len(lines[1].split(sep)) != width or not all(
+            _COLUMN_NAME.match(n) for n in names):
+        return None
+    for name in names:
+        parts = re.split(r"[_.\-]+|(?<=[a-z])(?=[A-Z])", name)
+        if any(part.lower() in _OFFSET_WORDS for part in parts):
+            return None
+    return names
 
 
 CONLLU_HINT = ("a CoNLL-U file (Universal Dependencies' ten columns, ID to MISC), whose columns "
@@ -221,7 +306,8 @@ def json_head(head: str) -> JsonHead:
         found = _objects(body)
     else:
         return _NONE
-    if not found.records and len(head) < HEAD_MIN:
+    if not found.records and len(head.encode("utf-8")) < HEAD_MIN:
+        # in bytes, as head_of cuts: 2,237 Bengali characters are a 4 KiB head of a longer file
         return JsonHead(found.kind, (), broken=True)
     return found
 

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
 from pathlib import PurePosixPath
+from typing import NoReturn
 
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, duplicates
@@ -82,8 +83,13 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
                 if stem in txt else None)
         if text is None and options.gold_texts is not None:
             text = options.gold_texts.get(doc_id)
-        _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
-                  spans.document(doc_id), skipped)
+        try:
+            _read_ann(file, decode(file, ann[path]), text, options, loaded, spans,
+                      spans.document(doc_id), skipped)
+        except FormatError as exc:
+            if exc.field != "id" or exc.line is None:
+                raise
+            _refuse_every_duplicate(exc, name, path, ann, single)
         if loaded.texts.get(doc_id) is None:
             loaded.texts[doc_id] = text
     # Relations, events, attributes, ... are the body of many exports: one warning per file
@@ -152,6 +158,61 @@ def _annotator_folders(ann: Mapping[str, bytes], txt: Mapping[str, bytes]
     if all(len({content[stem] for stem in copies}) == 1 for copies in shared):
         return None
     return folders
+
+
+def _duplicate_ids(content: str) -> list[tuple[int, str, int]]:
+    """Every line of an ``.ann`` file that gives an id an earlier line gave: (line, id, the
+    earlier line), as :func:`_read_ann` finds the first."""
+    seen: dict[str, int] = {}
+    found = []
+    for number, raw in enumerate(content.split("\n"), start=1):
+        if raw.startswith("T") and "\t" in raw:
+            ann_id = raw.split("\t", 1)[0]
+            if ann_id in seen:
+                found.append((number, ann_id, seen[ann_id]))
+            else:
+                seen[ann_id] = number
+    return found
+
+
+_DUPLICATES_SHOWN = 30
+
+
+def _text_or_empty(path: str, data: bytes) -> str:
+    """A later file's text for the list of duplicate ids; one that cannot be decoded is left
+    out of it (its own error comes once the first is fixed)."""
+    try:
+        return decode(path, data)
+    except FormatError:
+        return ""
+
+
+def _refuse_every_duplicate(exc: FormatError, name: str, path: str, ann: Mapping[str, bytes],
+                            single: bool) -> NoReturn:
+    """Raise ``exc`` (the first duplicate id of ``path``) naming too every other line of the
+    input that gives an id twice (file, line, id; the first :data:`_DUPLICATES_SHOWN`): a
+    corpus pasted together from two rounds (RuRED: 5 of 527 files) is repaired in one pass, not
+    one run of validate per file. The files before ``path`` were read, so they have none."""
+    found = [(p, d) for p in sorted(ann) if p >= path
+             for d in _duplicate_ids(_text_or_empty(p, ann[p])) if (p, d[0]) != (path, exc.line)]
+    if not found:
+        raise exc
+    groups: dict[str, list[str]] = {}
+    for p, (line, ann_id, first) in found[:_DUPLICATES_SHOWN]:
+        where = PurePosixPath(name).name if single else p  # within the input named above
+        groups.setdefault(p, []).append(
+            f"{where}:{line} {one_line(ann_id)[:40]!r} (first on line {first})")
+    more = []
+    if path in groups:
+        more.append("this file also gives an id twice: " + ", ".join(groups.pop(path)))
+    files = len({p for p, _ in found} - {path})
+    if files:
+        more.append(f"{files} more .ann file{'s' if files > 1 else ''} give an id twice: "
+                    + "; ".join(", ".join(items) for items in groups.values()))
+    if len(found) > _DUPLICATES_SHOWN:
+        more[-1] += f" and {len(found) - _DUPLICATES_SHOWN} more such lines"
+    raise FormatError(exc.file, exc.diagnostic.message + "; " + "; ".join(more),
+                      line=exc.line, field=exc.field) from None
 
 
 def _free_id(content: str) -> str:

@@ -4,9 +4,10 @@ Layout (CoNLL-2002/2003 shared tasks, Tjong Kim Sang & De Meulder 2003): one tok
 columns separated by TABs (or, in a line without a TAB, by spaces), the token in the first column
 (``--text-column N`` picks another), the tag in the LAST column (``--tag-column N`` picks
 another); a blank line ends a sentence; a line whose first column is ``-DOCSTART-`` starts a new
-document. A line whose first column is ``#`` and whose tag cell holds no tag is a comment
-(GermEval 2014's ``#<TAB>source URL<TAB>[date]`` lines, CoNLL-U's ``# text = ...``): skipped,
-counted in one warning per file.
+document (so does ``DOC-START``, ``-DOC-START-`` or ``DOCSTART`` on a row tagged ``O``). A line
+whose first column is ``#`` and whose tag cell holds no tag is a comment (GermEval 2014's
+``#<TAB>source URL<TAB>[date]`` lines, CoNLL-U's ``# text = ...``): skipped, counted in one
+warning per file.
 
 Without those two options, a file whose first sentence numbers its tokens in column 1 (``1``,
 ``2``, ...) over 3 or more columns has its tokens read from column 2; when it has exactly 4
@@ -72,6 +73,10 @@ from core.model.errors import FormatError, KindedText
 FORMAT = "conll"
 SUFFIXES = (".conll", ".conllx", ".conll03", ".bio", ".iob", ".iob2", ".bioes", ".bilou")
 DOCSTART = "-DOCSTART-"
+_DOCSTART_LIKE = re.compile(r"-?DOC-?START-?\Z")
+"""Other spellings of the document-start marker (``DOC-START``: dungdx34/vtner's Vietnamese
+files; ``-DOC-START-``, ``DOCSTART``): a document boundary when the row's last cell is ``O``
+or there is none, so that a tagged token spelled so stays a token."""
 _TAG = re.compile(r"(?:O|([BIESLUM])(?:-([^\s]+))?)\Z")
 _SUFFIX_TAG = re.compile(r"([^\s-](?:\S*[^\s-])?)-([BIESLU])\Z")
 """A suffix-style tag: the type, ``-``, then the prefix (``PER-B``)."""
@@ -265,6 +270,15 @@ class _Doc:
     lines: array[int] = field(default_factory=lambda: array("i"))
 
 
+def _is_docstart(cols: Sequence[str]) -> bool:
+    """Does this row start a document: ``-DOCSTART-``, or another spelling of it
+    (:data:`_DOCSTART_LIKE`) whose row carries no tag?"""
+    first = cols[0].strip() if cols else ""
+    if first == DOCSTART:
+        return True
+    return bool(_DOCSTART_LIKE.match(first)) and (len(cols) == 1 or cols[-1].strip() in ("O", ""))
+
+
 def _is_tag(cell: str) -> bool:
     return bool(_TAG.match(cell) or _SUFFIX_TAG.match(cell))
 
@@ -302,7 +316,7 @@ def sniff(filename: str, head: str) -> int:
     tagged = typed = 0
     for ln in lines:
         cols = ln.split("\t") if "\t" in ln else ln.split()
-        if cols and cols[0] == DOCSTART:
+        if cols and _is_docstart(cols):
             tagged += 1
             typed += 1
             continue
@@ -420,7 +434,7 @@ def _columns_of(file: str, content: str, options: ReadOptions, loaded: Loaded
                 break
             continue
         cols = line.split("\t") if "\t" in line else line.split()
-        if cols[0].strip() == DOCSTART or _is_comment(cols, len(cols) - 1):
+        if _is_docstart(cols) or _is_comment(cols, len(cols) - 1):
             continue
         first.append((number, [c.strip() for c in cols]))
     width = len(first[0][1]) if first else 0
@@ -476,10 +490,12 @@ def _parse(file: str, content: str, column: int, tag_at: int | None = None,
         if "#" in cols[0] and _is_comment(cols, tag_index):
             comments.append(number)
             continue
-        if cols[0].strip() == DOCSTART:
+        if _is_docstart(cols):
             close_sentence()
-            given = cols[1].strip() if len(cols) >= 3 and cols[1].strip() not in ("", "-X-") \
-                else None
+            # Only -DOCSTART- carries an id (our writer's "-DOCSTART-<TAB>id<TAB>O"); the
+            # second cell of vtner's "DOC-START<TAB>Np<TAB>O" is a POS tag
+            given = cols[1].strip() if (len(cols) >= 3 and cols[0].strip() == DOCSTART
+                                        and cols[1].strip() not in ("", "-X-")) else None
             doc = _Doc(given, number, names)
             docs.append(doc)
             continue

@@ -138,6 +138,12 @@ def _span_list_score(rec: Mapping[str, Any]) -> int | None:
     label = rec.get("label")
     if isinstance(label, list) and ("text" in rec or "data" in rec or "id" in rec):
         return 85 if is_triples(label) else 40  # a list of category names: not spans
+    if isinstance(label, str) and isinstance(rec.get("text"), str) and not (
+            "_input_hash" in rec or "answer" in rec):
+        # doccano's text classification export with one label a text (weatherman85/contracts'
+        # signature_block.jsonl): read so that the reader says it has no spans; a Prodigy
+        # textcat task (its hashes, its answer) is the spacy reader's
+        return 40
     return None
 
 

@@ -28,6 +28,7 @@ predictions.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import re
@@ -48,6 +49,7 @@ from core.formats._common import (
     lines_from,
     load_json,
     make_span,
+    member_name,
     span_warnings,
 )
 from core.formats._sniff import head_of, json_head
@@ -91,14 +93,80 @@ def sniff(filename: str, head: str) -> int:
 
 
 def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Loaded:
-    """Read one Label Studio JSON export: one set per annotator and per model."""
+    """Read one Label Studio JSON export: one set per annotator and per model; or a Label
+    Studio 0.x ``completions/`` folder, a task file each (:func:`_read_task_files`)."""
     if len(files) != 1:
+        return _read_task_files(files, name, options)
+    (data,) = files.values()
+    return _read_file(name, data, options, {})
+
+
+def _is_task_file(data: bytes) -> bool:
+    """Is ``data`` one task object, as Label Studio 0.x writes each into completions/? (Parsed
+    whole: a pretty-printed task file is longer than a head; such files are small.)"""
+    try:
+        task = json.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(task, dict) and isinstance(task.get("data"), dict) and any(
+        isinstance(task.get(key), list) for key, _ in _ENTRIES)
+
+
+def _natural(path: str) -> tuple[object, ...]:
+    """``completions/2.json`` before ``completions/10.json``."""
+    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path))
+
+
+def _read_task_files(files: Mapping[str, bytes], name: str, options: ReadOptions) -> Loaded:
+    """Label Studio 0.x's project storage: a ``completions/`` folder holding one task object
+    per file (``{"completions": [...], "data": {...}, "id": N}``), read as one export whose
+    tasks are its files: a document per task, a set per annotator. An error names its file;
+    the text key is found once for the folder and said once; a task id in two files is
+    refused naming both. A folder holding any other JSON file is refused saying what to read."""
+    tasks = {p: d for p, d in files.items() if p.lower().endswith(".json")}
+    if not tasks or not all(_is_task_file(d) for d in tasks.values()):
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files; "
                           "Label Studio exports a project as one file (Export, then JSON, "
                           "JSON-MIN, CSV or TSV): read that file, or one of them (Label Studio "
-                          "0.x keeps each task in a file of its project's completions/ folder)")
-    (data,) = files.values()
-    file = name
+                          "0.x keeps each task in a file of its project's completions/ folder: "
+                          "read that folder)")
+    loaded = Loaded(FORMAT, name)
+    for path in sorted(set(files) - set(tasks)):
+        loaded.warn(f"{path}: not a Label Studio task file (.json); ignored", kind="ignored")
+    text_keys: dict[str, object] = {}
+    per_set: dict[str, SpanColumns] = {}
+    roles: dict[str, Role] = {}
+    task_file: dict[str, str] = {}
+    for path in sorted(tasks, key=_natural):
+        file = member_name(name, path)
+        one = _read_file(file, tasks[path], options, text_keys)
+        for doc_id, text in one.texts.items():
+            if doc_id in task_file:
+                raise FormatError(file, f"task id {doc_id!r} again (first in "
+                                  f"{task_file[doc_id]}): a task is one file of completions/; "
+                                  "remove the copy", field="id")
+            task_file[doc_id] = file
+            loaded.texts[doc_id] = text
+        for aset in one.sets:
+            roles.setdefault(aset.name, aset.role)
+            columns = per_set.setdefault(aset.name, SpanColumns())
+            for doc_id, spans in aset.spans.items():
+                index = columns.document(doc_id)
+                for span in spans:
+                    columns.add(index, span.start, span.end, span.label)
+        loaded.diagnostics.extend(
+            d if d.kind != "text-field" else dataclasses.replace(d, message=d.message.replace(
+                "said once per file and key", f"said once for all {len(tasks)} task files"))
+            for d in one.diagnostics)
+    for set_name, columns in per_set.items():
+        loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
+    return loaded
+
+
+def _read_file(file: str, data: bytes, options: ReadOptions, text_keys: dict[str, object]
+               ) -> Loaded:
+    """Read one export file; ``text_keys``: the data keys read as the text so far (shared by
+    the files of a completions/ folder)."""
     content = decode(file, data)
     if content.lstrip()[:1] not in ("[", "{"):
         return _read_table(file, content, options)
@@ -113,7 +181,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         try:
             if is_min:
                 return _read_min(file, content, _each_task(content, starts), options, starts)
-            return _read_tasks(file, content, _each_task(content, starts), options, starts)
+            return _read_tasks(file, content, _each_task(content, starts), options, starts,
+                                   text_keys=text_keys)
         except _Malformed:
             load_json(file, content)  # raises the whole-file message
         except FormatError:
@@ -130,7 +199,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         raise FormatError(file, "expected a JSON list of tasks", line=1)
     if value and is_min_record(value[0]):
         return _read_min(file, content, enumerate(value), options)
-    return _read_tasks(file, content, enumerate(value), options)
+    return _read_tasks(file, content, enumerate(value), options, text_keys=text_keys)
 
 
 def _load_export(file: str, content: str) -> Any:
@@ -506,16 +575,18 @@ def _each_task(content: str, starts: list[int]) -> Iterator[tuple[int, Any]]:
 
 
 def _read_tasks(file: str, content: str, tasks: Iterable[tuple[int, Any]],
-                options: ReadOptions, starts: list[int] | None = None) -> Loaded:
+                options: ReadOptions, starts: list[int] | None = None, *,
+                text_keys: dict[str, object] | None = None) -> Loaded:
     """Read a list of tasks; ``starts``: their offsets, complete once ``tasks``
-    (:func:`_each_task`) is."""
+    (:func:`_each_task`) is; ``text_keys``: the data keys read as the text so far."""
     loc = JsonLocator(content)
     loaded = Loaded(FORMAT, file)
     dup = DuplicateIds(file, "task id")
     per_set: dict[str, SpanColumns] = {}
     roles: dict[str, Role] = {}
     origin: dict[tuple[str, str], str] = {}
-    text_keys: dict[str, object] = {}  # data keys read as the text, for one warning per file
+    if text_keys is None:
+        text_keys = {}  # data keys read as the text, for one warning per file
     skipped: dict[str, list[tuple[Position, str]]] = {}  # kind of result -> where
     by_id = _PredictionIds()
     with lines_from(loc, loaded):
@@ -713,6 +784,11 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
                         f"{best} of {len(fragments)}; said once per file and key)",
                         field=key, **place(i, *data_path, key), kind="text-field")
         return strings[key]
+    tied = [k for k in chosen if k in seen] if best else []
+    if len(tied) == 1:
+        # Both strings hold the fragments (a product name inside its description): the key
+        # the tasks before this one were read by, as for a task without spans
+        return strings[tied[0]]
     if "" not in seen:
         seen[""] = True
         results = task.get(_MIN_RESULTS, ())

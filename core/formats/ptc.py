@@ -43,6 +43,7 @@ from core.formats._common import (
     single_set,
     span_warnings,
 )
+from core.formats._sniff import offsetless_header
 from core.model import AnnotationSet, Span, make_spans
 from core.model.errors import Diagnostic, FormatError, Position
 
@@ -87,6 +88,8 @@ def sniff(filename: str, head: str) -> int:
     # starts with a '#' comment or has token tags (O, B-PER) in its last column (CoNLL-like:
     # GermEval 2014), which a message about article ids would mislead.
     header = lines[0].lower().split("\t")
+    if not good and offsetless_header(head) is not None:
+        return 0  # a table of other data (MiMoText's statements): detection says so
     if tsv and "hs" not in [h.strip() for h in header] and not _conll_like(lines):
         return 40 if good else 30
     return 0

@@ -159,29 +159,31 @@ class TsvDocument:
     read_by: str = "lines"  # or "columns": which of _body and _bodies_columns read the body
     tokens_match: bool = False  # True: every token cell is the text at its offsets
     spans_read_by: str = ""  # "lines" or "columns": how spans_of last read the cells
+    # the units' begins and ends in code points (_unit_offsets), computed once
+    py_offsets: tuple[Sequence[int], Sequence[int]] | None = field(default=None, repr=False)
 
     def cells(self, k: int) -> list[str]:
         """The TAB-separated cells of the ``k``-th token line."""
         return self.content[self.unit_at[k] : self.unit_stop[k]].split("\t")
 
     def token_sentences(self) -> Sentences:
-        """The tokens (not sub-tokens) of each sentence, as ``(start, end)`` in the text."""
-        to_py = _Offsets(self.text)
+        """The tokens (not sub-tokens) of each sentence, as ``(start, end)`` in the text: a
+        sentence per row number (``3`` of ``3-1``), a sub-token (``3-1.1``) left out, the
+        offsets those :func:`_unit_offsets` computed once for the spans."""
+        begins, ends = _unit_offsets(self)
+        content = self.content
         out: Sentences = []
         sentence = None
-        content = self.content
-        for k in range(len(self.unit_line)):
-            at = self.unit_at[k]
-            head = content[at : content.find("\t", at, self.unit_stop[k])]
+        for at, stop, begin, end in zip(self.unit_at, self.unit_stop, begins, ends,
+                                        strict=True):
+            head = content[at : content.find("\t", at, stop)]
             if "." in head:
                 continue  # a sub-token (1-3.1) lies inside its token
-            number = head.split("-", 1)[0]
+            number = head.partition("-")[0]
             if number != sentence:
                 out.append([])
                 sentence = number
-            line = self.unit_line[k]
-            out[-1].append((to_py(self.unit_begin[k], self.file, line),
-                            to_py(self.unit_end[k], self.file, line)))
+            out[-1].append((int(begin), int(end)))
         return out
 
     def span_layers(self) -> dict[str, list[str]]:
@@ -730,26 +732,30 @@ def _len16(text: str) -> int:
 
 
 class _Offsets:
-    """UTF-16 offsets of a text -> Python string indices."""
+    """UTF-16 offsets of a text -> Python string indices: an offset moves back by the number
+    of characters beyond the Basic Multilingual Plane (two UTF-16 units each) before it. Only
+    those characters are listed (an emoji-free text costs nothing), not every character."""
 
     def __init__(self, text: str) -> None:
-        self.identity = _len16(text) == len(text)
-        self.table: dict[int, int] = {}
-        if not self.identity:
-            pos16 = 0
-            for i, ch in enumerate(text):
-                self.table[pos16] = i
-                pos16 += 2 if ord(ch) > 0xFFFF else 1
-            self.table[pos16] = len(text)
+        self.length16 = _len16(text)
+        self.identity = self.length16 == len(text)
+        # the UTF-16 offset of each such character: its index plus those before it
+        self.starts16 = np.fromiter((m.start() + j for j, m in enumerate(_ASTRAL.finditer(text))),
+                                    dtype=np.int64) if not self.identity else None
 
-    def __call__(self, offset: int, file: str, line: int) -> int:
-        if self.identity:
-            return offset
-        if offset not in self.table:
-            raise FormatError(file, f"the offset {offset} falls inside a character outside the "
-                              "Basic Multilingual Plane (UTF-16 offsets)", line=line,
-                              field="offsets")
-        return self.table[offset]
+    def many(self, offsets: np.ndarray) -> tuple[np.ndarray, int | None]:
+        """``offsets`` in code points, and the index of the first that falls inside such a
+        character or outside the text (None: none does)."""
+        if self.starts16 is None:
+            return offsets, None
+        before = np.searchsorted(self.starts16, offsets, side="left")
+        inside = (before > 0) & (self.starts16[np.maximum(before - 1, 0)] + 1 == offsets)
+        bad = np.flatnonzero(inside | (offsets < 0) | (offsets > self.length16))
+        return offsets - before, int(bad[0]) if bad.size else None
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+"""A character beyond the Basic Multilingual Plane: two UTF-16 code units."""
 
 
 def _code_points(doc: TsvDocument, k: int, exc: FormatError) -> FormatError:
@@ -915,17 +921,26 @@ def _unit_cells(doc: TsvDocument, index: int | None, *, tokens: bool = True
 
 def _unit_offsets(doc: TsvDocument) -> tuple[Sequence[int], Sequence[int]]:
     """The units' begins and ends in code points (the file counts UTF-16 units)."""
+    if doc.py_offsets is not None:
+        return doc.py_offsets
     to_py = _Offsets(doc.text)
     if to_py.identity:
-        return doc.unit_begin, doc.unit_end
-    begins, ends = array("q"), array("q")
-    for k in range(len(doc.unit_line)):
-        try:
-            begins.append(to_py(doc.unit_begin[k], doc.file, doc.unit_line[k]))
-            ends.append(to_py(doc.unit_end[k], doc.file, doc.unit_line[k]))
-        except FormatError as exc:
-            raise _code_points(doc, k, exc) from None
-    return begins, ends
+        doc.py_offsets = doc.unit_begin, doc.unit_end
+        return doc.py_offsets
+    begin16 = np.frombuffer(doc.unit_begin, dtype=np.int64)
+    end16 = np.frombuffer(doc.unit_end, dtype=np.int64)
+    # both at once, in file order (a unit's begin, then its end), so that the first bad
+    # offset named is the first in the file, as one unit after the other found it
+    both = np.empty(2 * len(begin16), dtype=np.int64)
+    both[0::2], both[1::2] = begin16, end16
+    converted, bad = to_py.many(both)
+    if bad is not None:
+        k = bad // 2
+        raise _code_points(doc, k, FormatError(
+            doc.file, f"the offset {int(both[bad])} falls inside a character outside the Basic "
+            "Multilingual Plane (UTF-16 offsets)", line=doc.unit_line[k], field="offsets"))
+    doc.py_offsets = array("q", converted[0::2].tolist()), array("q", converted[1::2].tolist())
+    return doc.py_offsets
 
 
 def _annotations(doc: TsvDocument, choice: Choice, labels: Sequence[str] | None,

@@ -45,3 +45,36 @@ def test_validate_names_the_file_line_and_a_free_id(tmp_path: Path,
     assert ("tweet_642.ann:5: field 'id': duplicate annotation id 'T6' (first on line 2)"
             in captured.out + captured.err)
     assert "(such as 'T3')" in captured.out + captured.err
+
+
+def test_every_file_giving_an_id_twice_is_named(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """InstituteForIndustrialEconomics/rured@a566675's annotation_files.zip: 5 of 527 ``.ann``
+    files give an id twice (two annotation rounds pasted together: 14044.ann has T3 on lines 2
+    and 30). validate named only the first; whoever repairs the corpus had to run it five
+    times. Every such file is named now, with its line and id. The files here are our own,
+    in that shape: four documents, three of them with a duplicate id."""
+    good = "T1\tPremise 0 8\tRefugees\n"
+    twice = {"14044": "T1\tOrg 0 8\tRefugees\nT3\tOrg 9 14\tagain\nR1\tRel Arg1:T1 Arg2:T3\n"
+                      "T3\tOrg 22 28\tborder\n",
+             "15002": "T2\tOrg 0 8\tRefugees\nT2\tOrg 0 8\tRefugees\n",
+             "17810": "T1\tOrg 0 8\tRefugees\nT5\tOrg 9 14\tagain\nT6\tOrg 15 17\tat\n"
+                      "T5\tOrg 22 28\tborder\nT6\tOrg 9 14\tagain\n"}
+    for stem, ann in [("10001", good), *twice.items()]:
+        (tmp_path / f"{stem}.txt").write_text(TEXT, encoding="utf-8")
+        (tmp_path / f"{stem}.ann").write_text(ann, encoding="utf-8")
+    assert main(["validate", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "14044.ann:4: field 'id': duplicate annotation id 'T3' (first on line 2)" in err
+    assert ("2 more .ann files give an id twice: 15002.ann:2 'T2' (first on line 1); "
+            "17810.ann:4 'T5' (first on line 2), 17810.ann:5 'T6' (first on line 3)") in err
+    assert "10001.ann" not in err
+
+
+def test_a_later_file_that_cannot_be_decoded_leaves_the_duplicate_id_error_as_it_is() -> None:
+    files = {"a.txt": TEXT.encode(), "a.ann": ANN.encode(),
+             "b.txt": TEXT.encode(), "b.ann": b"T1\tPremise 0 8\tRefugees\xff\n"}
+    with pytest.raises(FormatError) as caught:
+        load_files(files, name="jose")
+    assert str(caught.value).startswith("jose/a.ann:5: field 'id': duplicate annotation id 'T6'")
+    assert "b.ann" not in str(caught.value)

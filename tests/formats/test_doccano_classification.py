@@ -15,7 +15,7 @@ import json
 
 import pytest
 
-from core.formats import ReadOptions, load_files
+from core.formats import ReadOptions, detect, load_files
 from core.model.errors import FormatError
 
 
@@ -39,3 +39,22 @@ def test_a_malformed_triple_is_still_named_as_one() -> None:
     with pytest.raises(FormatError) as exc:
         load_files({"x.jsonl": data}, fmt="doccano", options=ReadOptions())
     assert 'expected a [start, end, label] triple, got [1, "B"]' in str(exc.value)
+
+
+def test_a_string_label_record_is_detected_as_doccano_and_refused_saying_why() -> None:
+    """The contracts file (``{"Section": null, "Subsection": null, "label": "SIGNATURE BLOCK",
+    "text": ...}`` per line, two lines made the same way) was refused only with ``--format
+    doccano``; detection said "could not detect the format" and listed fifteen formats."""
+    record = {"Section": None, "Subsection": None, "label": "SIGNATURE BLOCK",
+              "text": "IN WITNESS WHEREOF, the Parties have signed.\nBy: [***]\n"}
+    data = (json.dumps(record) + "\n" + json.dumps(record | {"text": "Signed.\n"}) + "\n").encode()
+    assert detect({"signature_block.jsonl": data}) == "doccano"
+    with pytest.raises(FormatError) as exc:
+        load_files({"signature_block.jsonl": data}, options=ReadOptions())
+    assert "labels the whole text ('SIGNATURE BLOCK')" in str(exc.value)
+
+
+def test_a_prodigy_textcat_task_with_a_string_label_is_not_taken_for_doccano() -> None:
+    task = {"text": "Great film.", "label": "POSITIVE", "answer": "accept",
+            "_input_hash": 1, "_task_hash": 2, "_view_id": "classification"}
+    assert detect({"textcat.jsonl": (json.dumps(task) + "\n").encode()}) != "doccano"

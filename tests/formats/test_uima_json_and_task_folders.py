@@ -10,7 +10,8 @@ read since the wild11 tour, ``tests/formats/test_uima_json.py``).
 * A folder of Label Studio task files (Label Studio 0.x keeps one per task in its project's
   ``completions/`` folder, as HumanSignal/label-studio@1d7b0b1
   ``examples/named_entity/completions/``) was refused with "expected one JSON file, got a folder
-  of 2 files", without saying what to give instead.
+  of 2 files", without saying what to give instead; since the wild12 tour such a folder is
+  read, and one holding other JSON is refused saying what to read.
 
 The files below have the shape of those files; the words are ours.
 """
@@ -95,12 +96,21 @@ def _task(task_id: int) -> bytes:
         indent=4).encode()
 
 
-def test_a_folder_of_label_studio_task_files_says_what_to_read_instead() -> None:
+def test_a_folder_of_label_studio_task_files_is_read_since_wild12() -> None:
+    """It was refused saying what to read instead; a completions/ folder is read now
+    (tests/formats/test_label_studio_completions_folder.py)."""
+    loaded = load_files({"completions/0.json": _task(0), "completions/1.json": _task(1)},
+                        fmt="label-studio", name="completions", options=ReadOptions())
+    assert sorted(loaded.texts) == ["0", "1"]
+    assert loaded.sets[0].span_count() == 2
+
+
+def test_a_folder_with_other_json_than_task_files_says_what_to_read_instead() -> None:
     with pytest.raises(FormatError) as exc:
-        load_files({"completions/0.json": _task(0), "completions/1.json": _task(1)},
-                   fmt="label-studio", name="completions", options=ReadOptions())
+        load_files({"completions/0.json": _task(0), "config.json": b'{"title": "NER"}'},
+                   fmt="label-studio", name="project", options=ReadOptions())
     message = str(exc.value)
-    assert message.startswith("completions: expected one JSON file, got a folder of 2 files")
+    assert message.startswith("project: expected one JSON file, got a folder of 2 files")
     assert "Export" in message and "one of them" in message
 
 

@@ -159,3 +159,49 @@ def test_the_independent_xmi_reader_reads_a_layer_held_only_as_its_subtypes(
     assert [len(spans) for _, spans in technique.docs] == [3, 3]
     ours, _ = mod.spanscope(tmp_path, "uima-xmi", {"layer": "webanno.custom.Technique"})
     assert mod.compare(ours, technique) == []
+
+
+def test_the_independent_conll_reader_starts_a_document_at_doc_start(tmp_path: Path) -> None:
+    """vtner's ``DOC-START<TAB>Np<TAB>O`` rows (wild12): a document each, no token."""
+    from core.formats import load_path
+
+    path = tmp_path / "dev.conll"
+    path.write_text("DOC-START\tNp\tO\nHà_Nội\tNp\tB-LOC\n\nDOC-START\tNp\tO\nAnh\tN\tO\n"
+                    "Nam\tNp\tB-PER\n\n", encoding="utf-8")
+    theirs = _wild_check().ind_conll(path, {})
+    loaded = load_path(path, fmt="conll")
+    ours = [(loaded.texts[d], [(s.start, s.end, s.label) for s in spans])
+            for d, spans in loaded.sets[0].spans.items()]
+    assert [(t, list(s)) for t, s in theirs.docs] == ours == [
+        ("Hà_Nội", [(0, 6, "LOC")]), ("Anh Nam", [(4, 7, "PER")])]
+
+
+def test_the_independent_label_studio_reader_reads_a_completions_folder(tmp_path: Path) -> None:
+    import json
+
+    folder = tmp_path / "completions"
+    folder.mkdir()
+    for k, text in enumerate(["The council met.", "A council rose."]):
+        start = text.index("council")
+        task = {"id": k, "data": {"text": text}, "completions": [{"result": [
+            {"id": "r", "from_name": "ner", "to_name": "text", "type": "labels",
+             "value": {"start": start, "end": start + 7, "text": "council",
+                       "labels": ["Org"]}}]}]}
+        (folder / f"{k}.json").write_text(json.dumps(task, indent=2), encoding="utf-8")
+    theirs = _wild_check().ind_label_studio(folder, {})
+    assert sorted(theirs.docs) == [("A council rose.", ((2, 9, "Org"),)),
+                                   ("The council met.", ((4, 11, "Org"),))]
+
+
+def test_an_entry_refused_at_detection_is_checked_by_detection(tmp_path: Path) -> None:
+    path = tmp_path / "tsv" / "statements.tsv"
+    path.parent.mkdir()
+    path.write_text("subject_id\tproperty\tobject_id\tsnippet\nQ1\tP36\tQ2\tSome words.\n",
+                    encoding="utf-8")
+    entry = {"file": "tsv/statements.tsv", "format": "ptc", "refused_by": "detect",
+             "expect_error": "not an annotation export"}
+    row = _wild_check().check(entry, tmp_path)
+    assert row["ok"] and row["refused"].endswith(
+        "could not detect the format: not an annotation export: a table whose header "
+        "(subject_id, property, object_id, snippet) names no character offsets (start, end) "
+        "and no token tags, which every span format SpanScope reads gives")
