@@ -190,7 +190,7 @@ class _Legacy:
             if annotations.get(short, DOCUMENT_ANNOTATION) == DOCUMENT_ANNOTATION:
                 continue  # not an annotation, or the document annotation (never a span)
             names = _label_features(fss, self._non_labels(short))
-            tname = self._declare(ts, full[short], names, fss)
+            tname, declared = self._declare(ts, full[short], names, fss)
             rows: Records = []
             for index, fs in enumerate(fss):
                 begin, end = self._offsets(fs, short, index)
@@ -198,7 +198,7 @@ class _Legacy:
                     begin, end = at.get(begin, begin), at.get(end, end)
                 rows.append((begin, end, index, tuple(fs.get(n) for n in names)))
             rows.sort(key=lambda r: r[:3])
-            by_type[tname] = (tuple(names), rows)
+            by_type[tname] = (declared, rows)
         skipped = _Skipped(ts)
         layers: dict[str, list[str]] = {}
         relations: set[str] = set()
@@ -243,7 +243,12 @@ class _Legacy:
         """The types above ``short`` in the context's ``_subtypes`` lists."""
         parents: dict[str, str] = {}
         for name, info in self.context.items():
-            for sub in (info.get("_subtypes") or []) if isinstance(info, dict) else []:
+            subs = info.get("_subtypes") if isinstance(info, dict) else None
+            if subs is not None and not isinstance(subs, list):
+                raise FormatError(self.file, "expected a list of type names, got a JSON "
+                                  f"{type(subs).__name__}",
+                                  field=f"_context._types.{name}._subtypes")
+            for sub in subs or []:
                 parents.setdefault(str(sub), name)
         found: set[str] = set()
         while short in parents and parents[short] not in found:
@@ -299,16 +304,21 @@ class _Legacy:
                                   field=f"_views._InitialView.{short}[{index}].{key}")
         return begin, end
 
-    def _declare(self, ts: Any, tname: str, names: list[str], fss: list[dict[str, Any]]) -> str:
-        """Declare the annotation type ``tname`` with its label features in ``ts``."""
+    def _declare(self, ts: Any, tname: str, names: list[str], fss: list[dict[str, Any]]
+                 ) -> tuple[str, tuple[str, ...]]:
+        """Declare the annotation type ``tname`` with its label features ``names`` in ``ts``;
+        returns its name and the features' names as cassis gave them (a feature named
+        ``type`` or ``self`` is ``type_`` / ``self_`` there, as the XMI reader reads it: the
+        layer's features are the type system's, so the records take those names)."""
         if ts.contains_type(tname):
-            return str(tname)
+            return str(tname), tuple(names)
         atype = ts.create_type(tname, _ANNOTATION)
+        declared = []
         for feat in names:
             kinds = {type(fs[feat]) for fs in fss if fs.get(feat) is not None}
             range_type = _LABEL_VALUES[kinds.pop()] if len(kinds) == 1 else "uima.cas.String"
-            ts.create_feature(atype, feat, range_type)
-        return str(tname)
+            declared.append(str(ts.create_feature(atype, feat, range_type).name))
+        return str(tname), tuple(declared)
 
 
 def _label_features(fss: list[dict[str, Any]], non_labels: set[str]) -> list[str]:

@@ -210,3 +210,25 @@ def test_validate_reads_a_uima_cas_json_file(tmp_path: Path,
     assert main(["validate", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["format"], out["spans"], out["valid"]) == ("uima-json", 3, True)
+
+
+def test_a_context_whose_subtypes_are_no_list_is_refused_naming_the_field() -> None:
+    """``_subtypes`` is a list of type names; a number there raised a bare TypeError ('int'
+    object is not iterable) out of the reader (review18)."""
+    data = _legacy({"Claim": [{"sofa": 12, "begin": 4, "end": 9, "value": "A"}]},
+                   context={"Annotation": {"_subtypes": 5}})
+    with pytest.raises(FormatError) as exc:
+        load_files({"a.json": data}, fmt="uima-json", options=ReadOptions())
+    assert str(exc.value).startswith(
+        "a.json: field '_context._types.Annotation._subtypes': expected a list"), str(exc.value)
+
+
+@pytest.mark.parametrize("feature", ["type", "self"])
+def test_a_legacy_feature_named_as_a_python_reserved_name_keeps_its_labels(feature: str) -> None:
+    """cassis names a feature ``type`` or ``self`` ``type_`` / ``self_``; the legacy reader kept
+    the file's name for its values, so every label was dropped with 'have no value for feature
+    type_; skipped' (review18). The XMI reader reads such a feature as ``type_`` too."""
+    view = {"Claim": [{"sofa": 12, "begin": 4, "end": 9, feature: "LOC"}]}
+    loaded = load_files({"a.json": _legacy(view, context={})}, options=ReadOptions())
+    assert _spans(loaded) == {"a": {"a": [(4, 9, "LOC")]}}
+    assert not loaded.diagnostics
