@@ -293,10 +293,18 @@ class Worker:
         # (ui.memory.lean_memory): the worker scores the same large arrays
         env = {**os.environ, **memory.memory_env(os.environ), KEY_ENV: key.hex(),
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
-            stdin=subprocess.DEVNULL, start_new_session=True)
-        self.conn = self._connect(key)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
+                stdin=subprocess.DEVNULL, start_new_session=True)
+            self.conn = self._connect(key)
+        except BaseException:
+            # stop() is registered below, once connected: a worker that did not start takes
+            # its folder and the mapped deadline file with it (review18)
+            self.deadline.close()
+            self.deadline = None
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         # (0, id, job) for the jobs pages show, (1, id, job) for later ones: by kind, then age.
         self.tasks: queue.PriorityQueue[tuple[int, int, Job[object]]] = queue.PriorityQueue()
         self.ids = itertools.count(1)
@@ -370,6 +378,7 @@ class Worker:
             except (FileNotFoundError, ConnectionRefusedError):
                 if time.monotonic() > deadline:
                     self.process.kill()
+                    self.process.wait()  # reaped, not left a zombie
                     raise WorkerDied("the worker process did not start in time") from None
                 time.sleep(0.05)
 

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import tempfile
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from ui import jobs
 
@@ -41,3 +46,43 @@ def test_a_dead_worker_replaced_by_submit_leaves_no_folder_behind() -> None:
     finally:
         jobs._worker().stop()
         jobs._worker.clear()
+
+
+def test_a_worker_that_fails_to_start_leaves_no_folder_and_no_file_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process that exits before it listens (``WorkerDied`` from ``Worker()``, which
+    :func:`ui.jobs.submit` shows as a stopped job) left its folder and its mapped deadline file
+    behind: ``stop`` is registered only once the worker has connected (review18)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(jobs.sys, "executable", "/bin/false")  # exits at once, status 1
+    before = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(jobs.WorkerDied, match="exited at start"):
+        jobs.Worker()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that does not listen within ``START_TIMEOUT`` is killed; it was left unreaped
+    (a zombie until the server exits), with its folder (review18)."""
+    script = tmp_path / "silent.sh"
+    script.write_text("#!/bin/sh\nexec sleep 60\n")
+    script.chmod(0o755)
+    folders = tmp_path / "tmp"
+    folders.mkdir()
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def keep(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(tempfile, "tempdir", str(folders))
+    monkeypatch.setattr(jobs.sys, "executable", str(script))
+    monkeypatch.setattr(jobs.subprocess, "Popen", keep)
+    monkeypatch.setattr(jobs, "START_TIMEOUT", 0.3)
+    with pytest.raises(jobs.WorkerDied, match="did not start in time"):
+        jobs.Worker()
+    assert started and started[0].returncode is not None  # killed and waited for
+    assert sorted(p.name for p in folders.iterdir()) == []
