@@ -122,6 +122,15 @@ def _load_json_cas(text: str, data: dict[str, Any], file: str) -> Any:
         raise FormatError(file, "expected UIMA CAS JSON 0.4 with its type system under %TYPES "
                           "(INCEpTION and dkpro-cassis write it); this file has none",
                           field="%TYPES")
+    # cassis reads these two without a look at their shape: its messages name no field
+    views, structures = data.get("%VIEWS"), data.get("%FEATURE_STRUCTURES")
+    if not isinstance(views, dict):
+        got = "nothing" if views is None else f"a JSON {type(views).__name__}"
+        raise FormatError(file, f"expected an object (each view's sofa and members), got {got}",
+                          field="%VIEWS")
+    if structures is not None and not isinstance(structures, list):
+        raise FormatError(file, "expected a list of feature structures, got a JSON "
+                          f"{type(structures).__name__}", field="%FEATURE_STRUCTURES")
     cassis = _import_cassis()
     try:
         return cassis.load_cas_from_json(text)

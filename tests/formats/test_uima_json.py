@@ -184,6 +184,13 @@ def test_an_inception_export_of_json_files_gives_one_set_per_annotator() -> None
 @pytest.mark.parametrize(("data", "expected"), [
     (b'{"%TYPES": {}, "%FEATURE_STRUCTURES": [', "a.json:1: expected UIMA CAS JSON"),
     (b'{"%FEATURE_STRUCTURES": []}', "a.json: field '%TYPES': expected UIMA CAS JSON 0.4 with"),
+    # cassis's own messages named no field ("AttributeError: 'NoneType' object has no
+    # attribute 'items'", review18)
+    (b'{"%TYPES": {}, "%FEATURE_STRUCTURES": []}',
+     "a.json: field '%VIEWS': expected an object (each view's sofa and members), got nothing"),
+    (b'{"%TYPES": {}, "%FEATURE_STRUCTURES": {}, "%VIEWS": {}}',
+     "a.json: field '%FEATURE_STRUCTURES': expected a list of feature structures, got a JSON "
+     "dict"),
     (_legacy({"Claim": [{"sofa": 12, "begin": "4", "end": 9}]}),
      "a.json: field '_views._InitialView.Claim[0].begin': expected a whole number"),
     (_legacy({"Claim": {"sofa": 12}}), "a.json: field '_views._InitialView.Claim': expected a "
