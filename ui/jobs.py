@@ -495,6 +495,10 @@ class Worker:
         shutil.rmtree(os.path.dirname(self.address), ignore_errors=True)
 
 
+_replacing = threading.Lock()
+"""Held by :func:`submit` while it replaces a dead worker: one session replaces it."""
+
+
 @st.cache_resource(show_spinner=False)
 def _worker() -> Worker:
     """The server's one worker process (started at the first job)."""
@@ -509,9 +513,14 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     try:
         worker = _worker()
         if not worker.alive or worker.process.poll() is not None:
-            worker.stop()  # its pool's processes and its folder
-            _worker.clear()
-            worker = _worker()
+            with _replacing:
+                # Looked at again under the lock: another session may have replaced it (its
+                # clear() would drop the new worker, left running with nothing to stop it).
+                worker = _worker()
+                if not worker.alive or worker.process.poll() is not None:
+                    worker.stop()  # its pool's processes and its folder
+                    _worker.clear()
+                    worker = _worker()
     except (WorkerDied, OSError) as exc:
         _worker.clear()
         job.future = Future()

@@ -8,6 +8,7 @@ directory: 2,160 of them after a day of test runs on the development machine."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -86,3 +87,49 @@ def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
         jobs.Worker()
     assert started and started[0].returncode is not None  # killed and waited for
     assert sorted(p.name for p in folders.iterdir()) == []
+
+
+def test_two_sessions_that_find_the_worker_dead_start_one_worker(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sessions' runs that submit while the worker is dead each stopped it and cleared the
+    cache: the second cleared the worker the first had just started, which ran on unstopped
+    (its process, pool and folder until the server exits) while later jobs went to a third
+    (review18). The two stops are made to overlap; one worker replaces the dead one."""
+    import threading
+
+    jobs._worker.clear()
+    first = jobs._worker()
+    os.kill(first.process.pid, signal.SIGKILL)
+    first.process.wait(timeout=30)
+    both_in_stop = threading.Barrier(2, timeout=3)
+    stop, init = jobs.Worker.stop, jobs.Worker.__init__
+    started: list[jobs.Worker] = []
+
+    def overlapping_stop(self: jobs.Worker) -> None:
+        if self is first:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                both_in_stop.wait()  # both sessions at once, when nothing keeps them apart
+        stop(self)
+
+    def counted_init(self: jobs.Worker) -> None:
+        init(self)
+        started.append(self)
+
+    monkeypatch.setattr(jobs.Worker, "stop", overlapping_stop)
+    monkeypatch.setattr(jobs.Worker, "__init__", counted_init)
+    done: list[jobs.Job[None]] = []
+    threads = [threading.Thread(target=lambda: done.append(jobs.submit(jobs.Job(
+        "imports", "hold", {"imports": ["json"]})))) for _ in range(2)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert len(done) == 2 and all(j.future is not None and j.future.result(timeout=60)
+                                      is None for j in done)
+        assert len(started) == 1, f"{len(started)} workers replaced one"
+        assert jobs._worker() is started[0]
+    finally:
+        for w in started:
+            stop(w)
+        jobs._worker.clear()
