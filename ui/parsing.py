@@ -74,7 +74,8 @@ class InChild(Generic[T]):
     no Streamlit. The child ends with ``os._exit`` (no ``atexit`` handler of the server, no
     flush of its buffers); ``fn`` raising, or a result that does not pickle, ends it with
     status 1 and :meth:`result` returns None: the caller computes ``fn()`` itself, and meets
-    the error where it would have.
+    the error where it would have. A fork the system refuses raises its ``OSError`` from here,
+    the result file closed.
 
     The result travels through a file in memory (:func:`_result_file`: ``memfd_create`` on
     Linux, a deleted temporary file elsewhere) that the child writes and this process maps
@@ -85,7 +86,11 @@ class InChild(Generic[T]):
 
     def __init__(self, fn: Callable[[], T]) -> None:
         fd, self.transport = _result_file()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except BaseException:  # no fork (EAGAIN, ENOMEM): the caller reads it itself
+            os.close(fd)
+            raise
         if pid == 0:  # the child: compute, write, exit whatever happens
             code = 1
             try:
