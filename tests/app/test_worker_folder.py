@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -70,8 +71,8 @@ def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
     script = tmp_path / "silent.sh"
     script.write_text("#!/bin/sh\nexec sleep 60\n")
     script.chmod(0o755)
-    folders = tmp_path / "tmp"
-    folders.mkdir()
+    # short: a socket's path has at most 107 bytes (xdist's tmp_path can be longer)
+    folders = Path(tempfile.mkdtemp(prefix="ss-r18-", dir="/tmp"))
     started: list[subprocess.Popen[bytes]] = []
     popen = subprocess.Popen
 
@@ -83,10 +84,13 @@ def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
     monkeypatch.setattr(jobs.sys, "executable", str(script))
     monkeypatch.setattr(jobs.subprocess, "Popen", keep)
     monkeypatch.setattr(jobs, "START_TIMEOUT", 0.3)
-    with pytest.raises(jobs.WorkerDied, match="did not start in time"):
-        jobs.Worker()
-    assert started and started[0].returncode is not None  # killed and waited for
-    assert sorted(p.name for p in folders.iterdir()) == []
+    try:
+        with pytest.raises(jobs.WorkerDied, match="did not start in time"):
+            jobs.Worker()
+        assert started and started[0].returncode is not None  # killed and waited for
+        assert sorted(p.name for p in folders.iterdir()) == []
+    finally:
+        shutil.rmtree(folders, ignore_errors=True)
 
 
 def test_two_sessions_that_find_the_worker_dead_start_one_worker(
