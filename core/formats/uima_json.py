@@ -280,22 +280,24 @@ class _Legacy:
     def _full_names(self, records: Mapping[str, list[dict[str, Any]]]) -> dict[str, str]:
         """Each type's full name: ``_id`` in the context, else the layer a
         ``TagsetDescription`` names with that short name (when one only), else the short
-        name."""
+        name; a full name another type of the view took already leaves the short name (two
+        types under one name lost the first's annotations)."""
         tagsets: dict[str, set[str]] = {}
         for fs in records.get("TagsetDescription", []):
             layer = fs.get("layer")
             if isinstance(layer, str) and _SAFE_NAME.fullmatch(layer):
                 tagsets.setdefault(layer.rsplit(".", 1)[-1], set()).add(layer)
-        out = {}
+        out: dict[str, str] = {}
         for short in records:
             info = self.context.get(short)
             given = info.get("_id") if isinstance(info, dict) else None
             if isinstance(given, str) and _SAFE_NAME.fullmatch(given):
-                out[short] = given
+                full = given
             elif len(tagsets.get(short, ())) == 1:
-                (out[short],) = tagsets[short]
+                (full,) = tagsets[short]
             else:
-                out[short] = short
+                full = short
+            out[short] = short if full != short and full in out.values() else full
         return out
 
     def _non_labels(self, short: str) -> set[str]:

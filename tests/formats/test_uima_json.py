@@ -239,3 +239,17 @@ def test_a_legacy_feature_named_as_a_python_reserved_name_keeps_its_labels(featu
     loaded = load_files({"a.json": _legacy(view, context={})}, options=ReadOptions())
     assert _spans(loaded) == {"a": {"a": [(4, 9, "LOC")]}}
     assert not loaded.diagnostics
+
+
+def test_two_types_that_the_context_gives_one_full_name_keep_their_annotations() -> None:
+    """Two short names whose context ``_id`` is the same full name: the second type's records
+    took the first's place under that name, and the first's annotations were lost, said only as
+    '1 C annotations have no value for feature value; skipped' (review18). The second keeps its
+    short name."""
+    view = {"A": [{"sofa": 12, "begin": 4, "end": 9, "value": "LOC"}],
+            "B": [{"sofa": 12, "begin": 13, "end": 20, "kind": "ORG"}]}
+    data = _legacy(view, context={"A": {"_id": "x.C"}, "B": {"_id": "x.C"}})
+    first = load_files({"a.json": data}, options=ReadOptions(layer="x.C"))
+    assert _spans(first) == {"a": {"a": [(4, 9, "LOC")]}} and not first.diagnostics
+    second = load_files({"a.json": data}, options=ReadOptions(layer="B"))
+    assert _spans(second) == {"a": {"a": [(12, 19, "ORG")]}}  # after the emoji: one unit less
