@@ -51,7 +51,7 @@ from core.formats.xmi import (
     read_cases,
 )
 from core.model.errors import FormatError
-from core.model.textsafe import one_line
+from core.model.textsafe import MAX_OFFSET_DIGITS, one_line
 
 FORMAT = "uima-json"
 _INITIAL_VIEW = "_InitialView"
@@ -309,8 +309,10 @@ class _Legacy:
     def _offsets(self, fs: dict[str, Any], short: str, index: int) -> tuple[int, int]:
         begin, end = fs.get("begin", 0), fs.get("end", 0)
         for key, value in (("begin", begin), ("end", end)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise FormatError(self.file, f"expected a whole number of 0 or more, got "
+            if (not isinstance(value, int) or isinstance(value, bool) or value < 0
+                    or value >= 10**MAX_OFFSET_DIGITS):  # an offset a span's column holds
+                raise FormatError(self.file, "expected a whole number of 0 or more with at most "
+                                  f"{MAX_OFFSET_DIGITS} digits, got "
                                   f"{one_line(json.dumps(value))[:40]}",
                                   field=f"_views._InitialView.{short}[{index}].{key}")
         return begin, end

@@ -193,6 +193,11 @@ def test_an_inception_export_of_json_files_gives_one_set_per_annotator() -> None
      "dict"),
     (_legacy({"Claim": [{"sofa": 12, "begin": "4", "end": 9}]}),
      "a.json: field '_views._InitialView.Claim[0].begin': expected a whole number"),
+    # past any offset and no sofa text to check it against: OverflowError out of the span
+    # columns (review18)
+    (json.dumps({"_views": {"_InitialView": {"Claim": [{"begin": 1, "end": 10**20}]}}}).encode(),
+     "a.json: field '_views._InitialView.Claim[0].end': expected a whole number of 0 or more "
+     "with at most 12 digits"),
     (_legacy({"Claim": {"sofa": 12}}), "a.json: field '_views._InitialView.Claim': expected a "
                                        "list"),
     (_legacy({"Claim": [99]}), "a.json: field '_views._InitialView.Claim[0]': expected a "
@@ -253,3 +258,31 @@ def test_two_types_that_the_context_gives_one_full_name_keep_their_annotations()
     assert _spans(first) == {"a": {"a": [(4, 9, "LOC")]}} and not first.diagnostics
     second = load_files({"a.json": data}, options=ReadOptions(layer="B"))
     assert _spans(second) == {"a": {"a": [(12, 19, "ORG")]}}  # after the emoji: one unit less
+
+
+@pytest.mark.parametrize("kind", ["json", "xmi"])
+def test_an_offset_past_any_text_in_a_cas_without_text_is_refused_naming_the_field(
+        kind: str) -> None:
+    """A CAS without a sofa text has no text to hold its offsets against: an end of 10**20 went
+    into the spans' int64 column and raised OverflowError out of the reader (review18)."""
+    ts = cassis.TypeSystem()
+    claim = ts.create_type("x.Claim", "uima.tcas.Annotation")
+    ts.create_feature(claim, "value", "uima.cas.String")
+    cas = cassis.Cas(typesystem=ts)
+    cas.sofa_string = "Die Stadt."
+    cas.add(ts.get_type("x.Claim")(begin=4, end=9, value="A"))
+    if kind == "json":
+        data = json.loads(cas.to_json())
+        for fs in data["%FEATURE_STRUCTURES"]:
+            if fs.get("%TYPE") == "x.Claim":
+                fs["end"] = 10**20
+            if fs.get("%TYPE") == "uima.cas.Sofa":
+                fs.pop("sofaString", None)
+        files = {"a.json": json.dumps(data).encode()}
+    else:
+        xmi = cas.to_xmi().replace('end="9"', f'end="{10**20}"').replace(
+            'sofaString="Die Stadt."', "")
+        files = {"a.xmi": xmi.encode(), "TypeSystem.xml": ts.to_xml().encode()}
+    with pytest.raises(FormatError) as exc:
+        load_files(files, options=ReadOptions())
+    assert "field 'end': expected an offset of at most 12 digits" in str(exc.value), exc.value
