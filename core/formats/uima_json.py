@@ -112,7 +112,7 @@ def extract(text: str, file: str) -> _Extract:
         raise FormatError(file, f"expected UIMA CAS JSON, an object; got a JSON "
                           f"{type(data).__name__}")
     if any(key in data for key in _NEW_KEYS):
-        return _from_cas(_load_json_cas(text, data, file))
+        return _from_cas(_load_json_cas(text, data, file), file)
     return _Legacy(data, file).extract()
 
 
@@ -139,9 +139,11 @@ def _load_json_cas(text: str, data: dict[str, Any], file: str) -> Any:
                           f"{one_line(str(exc))[:160]}") from None
 
 
-def _from_cas(cas: Any) -> _Extract:
+def _from_cas(cas: Any, file: str) -> _Extract:
     """The extract of a cassis CAS: the ``_InitialView``'s text and the annotations of every
-    annotation type in it, with the values of the features that can carry a label."""
+    annotation type in it, with the values of the features that can carry a label. cassis
+    takes a ``begin`` or ``end`` as the file gives it: one that is no whole number of 0 or more
+    is refused here, naming the feature structure by its ``%ID``."""
     ts = cas.typesystem
     view = cas.get_view(_INITIAL_VIEW)
     skipped = _Skipped(ts)
@@ -160,6 +162,8 @@ def _from_cas(cas: Any) -> _Extract:
             entry = by_type[tname] = (tuple(f.name for f in feats), [])
             if not skipped(tname):
                 _add_layer(ts, fs.type, layers, relations)
+        for key in ("begin", "end"):
+            _check_offset(getattr(fs, key), file, f"%FEATURE_STRUCTURES[%ID {fs.xmiID}].{key}")
         entry[1].append((fs.begin, fs.end, fs.xmiID, tuple(fs.get(f) for f in entry[0])))
     for _, records in by_type.values():
         records.sort(key=lambda r: r[:3])
@@ -309,12 +313,7 @@ class _Legacy:
     def _offsets(self, fs: dict[str, Any], short: str, index: int) -> tuple[int, int]:
         begin, end = fs.get("begin", 0), fs.get("end", 0)
         for key, value in (("begin", begin), ("end", end)):
-            if (not isinstance(value, int) or isinstance(value, bool) or value < 0
-                    or value >= 10**MAX_OFFSET_DIGITS):  # an offset a span's column holds
-                raise FormatError(self.file, "expected a whole number of 0 or more with at most "
-                                  f"{MAX_OFFSET_DIGITS} digits, got "
-                                  f"{one_line(json.dumps(value))[:40]}",
-                                  field=f"_views._InitialView.{short}[{index}].{key}")
+            _check_offset(value, self.file, f"_views._InitialView.{short}[{index}].{key}")
         return begin, end
 
     def _declare(self, ts: Any, tname: str, names: list[str], fss: list[dict[str, Any]]
@@ -332,6 +331,19 @@ class _Legacy:
             range_type = _LABEL_VALUES[kinds.pop()] if len(kinds) == 1 else "uima.cas.String"
             declared.append(str(ts.create_feature(atype, feat, range_type).name))
         return str(tname), tuple(declared)
+
+
+def _check_offset(value: Any, file: str, field: str) -> None:
+    """Refuse an offset that is no whole number of 0 or more, or one no span's column holds
+    (:data:`~core.model.textsafe.MAX_OFFSET_DIGITS` digits at most: a CAS without text has
+    nothing else to bound it), naming ``field``."""
+    if (not isinstance(value, int) or isinstance(value, bool) or value < 0
+            or value >= 10**MAX_OFFSET_DIGITS):
+        # a value of the file, or what cassis made of one (a feature structure, by its type)
+        shown = (json.dumps(value) if isinstance(value, (str, int, float, type(None)))
+                 else type(value).__name__)
+        raise FormatError(file, f"expected a whole number of 0 or more with at most "
+                          f"{MAX_OFFSET_DIGITS} digits, got {one_line(shown)[:40]}", field=field)
 
 
 def _label_features(fss: list[dict[str, Any]], non_labels: set[str]) -> list[str]:

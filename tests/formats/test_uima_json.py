@@ -285,4 +285,21 @@ def test_an_offset_past_any_text_in_a_cas_without_text_is_refused_naming_the_fie
         files = {"a.xmi": xmi.encode(), "TypeSystem.xml": ts.to_xml().encode()}
     with pytest.raises(FormatError) as exc:
         load_files(files, options=ReadOptions())
-    assert "field 'end': expected an offset of at most 12 digits" in str(exc.value), exc.value
+    # the JSON reader names the feature structure (its own check), the XMI reader the field
+    where = "field '%FEATURE_STRUCTURES[%ID " if kind == "json" else "field 'end'"
+    assert where in str(exc.value) and "at most 12 digits" in str(exc.value), exc.value
+
+
+@pytest.mark.parametrize(("value", "shown"), [("x", '"x"'), (None, "null"), (-1, "-1")])
+def test_a_json_cas_whose_offset_is_no_whole_number_is_refused_naming_it(
+        value: Any, shown: str) -> None:
+    """cassis takes a JSON CAS 0.4 ``begin`` or ``end`` as the file gives it: a string, null or
+    a negative number raised ValueError or TypeError out of the reader (review18's fuzzing)."""
+    data = json.loads(_one_cas().to_json())
+    claim = next(fs for fs in data["%FEATURE_STRUCTURES"] if fs.get("%TYPE") == CLAIM)
+    claim["end"] = value
+    with pytest.raises(FormatError) as exc:
+        load_files({"a.json": json.dumps(data).encode()}, options=ReadOptions())
+    assert str(exc.value) == (f"a.json: field '%FEATURE_STRUCTURES[%ID {claim['%ID']}].end': "
+                              f"expected a whole number of 0 or more with at most 12 digits, "
+                              f"got {shown}")
