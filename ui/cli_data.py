@@ -257,7 +257,10 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
     child = None
     if split < len(inputs):
         rest = inputs[split:]
-        child = InChild(lambda: [report(*one) for one in rest])
+        try:
+            child = InChild(lambda: [report(*one) for one in rest])
+        except OSError:  # the system refused the fork (EAGAIN, ENOMEM): all read here
+            split = len(inputs)
     forked.set()
     try:
         reports = [report(*one) for one in inputs[:split]]

@@ -1003,8 +1003,8 @@ def follow(ws: state.Workspace, s: Setup) -> None:
 def _open_now(ws: state.Workspace, ref: str, level: int, system: str, category: str,
               label: str = ALL) -> None:
     """Open the Documents page on ``system``'s documents holding ``category`` (and ``label``)
-    from a callback: a link button of :func:`category_links`, a row of the category table, its
-    documents button, or a bar of a category chart.
+    from a callback: a link button of :func:`category_links` (the category table is plain HTML
+    since issue 29's seventeenth pass: its rows open nothing).
 
     ``st.switch_page`` in a callback (Streamlit 1.67 queues the page's run once every callback
     has run) switches before the Errors page's script starts: the click's run does not draw

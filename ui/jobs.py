@@ -320,10 +320,18 @@ class Worker:
         # (ui.memory.lean_memory): the worker scores the same large arrays
         env = {**os.environ, **memory.memory_env(os.environ), KEY_ENV: key.hex(),
                "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
-            stdin=subprocess.DEVNULL, start_new_session=True)
-        self.conn = self._connect(key)
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
+                stdin=subprocess.DEVNULL, start_new_session=True)
+            self.conn = self._connect(key)
+        except BaseException:
+            # stop() is registered below, once connected: a worker that did not start takes
+            # its folder and the mapped deadline file with it (review18)
+            self.deadline.close()
+            self.deadline = None
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
         # (0, id, job) for the jobs pages show, (1, id, job) for later ones: by kind, then age.
         self.tasks: queue.PriorityQueue[tuple[int, int, Job[object]]] = queue.PriorityQueue()
         self.ids = itertools.count(1)
@@ -400,6 +408,7 @@ class Worker:
             except (FileNotFoundError, ConnectionRefusedError):
                 if time.monotonic() > deadline:
                     self.process.kill()
+                    self.process.wait()  # reaped, not left a zombie
                     raise WorkerDied("the worker process did not start in time") from None
                 time.sleep(0.05)
 
@@ -519,6 +528,10 @@ class Worker:
         shutil.rmtree(os.path.dirname(self.address), ignore_errors=True)
 
 
+_replacing = threading.Lock()
+"""Held by :func:`submit` while it replaces a dead worker: one session replaces it."""
+
+
 @st.cache_resource(show_spinner=False)
 def _worker() -> Worker:
     """The server's one worker process (started at the first job)."""
@@ -533,9 +546,14 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     try:
         worker = _worker()
         if not worker.alive or worker.process.poll() is not None:
-            worker.stop()  # its pool's processes and its folder
-            _worker.clear()
-            worker = _worker()
+            with _replacing:
+                # Looked at again under the lock: another session may have replaced it (its
+                # clear() would drop the new worker, left running with nothing to stop it).
+                worker = _worker()
+                if not worker.alive or worker.process.poll() is not None:
+                    worker.stop()  # its pool's processes and its folder
+                    _worker.clear()
+                    worker = _worker()
     except (WorkerDied, OSError) as exc:
         _worker.clear()
         job.future = Future()

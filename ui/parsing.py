@@ -91,7 +91,8 @@ class InChild(Generic[T]):
     no Streamlit. The child ends with ``os._exit`` (no ``atexit`` handler of the server, no
     flush of its buffers); ``fn`` raising, or a result that does not pickle, ends it with
     status 1 and :meth:`result` returns None: the caller computes ``fn()`` itself, and meets
-    the error where it would have.
+    the error where it would have. A fork the system refuses raises its ``OSError`` from here,
+    the result file closed.
 
     The result travels through a file in memory (:func:`_result_file`: ``memfd_create`` on
     Linux, a deleted temporary file elsewhere) that the child writes and this process maps
@@ -113,7 +114,8 @@ class InChild(Generic[T]):
         exited, alive = os.pipe()
         try:
             pid = os.fork()
-        except OSError:  # no process left to fork (a limit): nothing may stay open
+        except BaseException:  # no fork (EAGAIN, ENOMEM): nothing may stay open; the caller
+            # reads the files itself
             for one in (fd, exited, alive):
                 os.close(one)
             raise

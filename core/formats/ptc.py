@@ -243,7 +243,7 @@ def _fallback() -> Loaded | None:
 def _arrow_cells(raw: bytes) -> list[Any] | None:
     """The stripped cells of a plain TSV, a column of strings per field, by ``pyarrow``;
     None when Arrow does not read it as :func:`_read_tsv` would (a blank line, rows of
-    different widths, bytes that are not UTF-8, not 3 or 4 columns)."""
+    different widths, bytes that are not UTF-8, not 3 or 4 columns, a line ending in a tab)."""
     try:
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -265,8 +265,13 @@ def _arrow_cells(raw: bytes) -> list[Any] | None:
     if table.num_columns not in (3, 4):
         return None
     # Trim (as _read_tsv's str.strip) only the columns with a space at an edge.
-    return [pc.utf8_trim_whitespace(col) if pc.any(pc.match_substring_regex(
+    cols = [pc.utf8_trim_whitespace(col) if pc.any(pc.match_substring_regex(
         col, r"^\s|\s$")).as_py() else col for col in table.columns]
+    # A line ending in a tab (and spaces) ends in an empty cell here, where _read_tsv's
+    # rstrip takes the tab off with the line's end: one column fewer, split as it splits it.
+    if pc.any(pc.equal(cols[-1], "")).as_py():
+        return None
+    return cols
 
 
 def _split_cells(file: str, data: bytes) -> list[Any] | None:

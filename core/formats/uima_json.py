@@ -51,7 +51,7 @@ from core.formats.xmi import (
     read_cases,
 )
 from core.model.errors import FormatError
-from core.model.textsafe import one_line
+from core.model.textsafe import MAX_OFFSET_DIGITS, one_line
 
 FORMAT = "uima-json"
 _INITIAL_VIEW = "_InitialView"
@@ -112,7 +112,7 @@ def extract(text: str, file: str) -> _Extract:
         raise FormatError(file, f"expected UIMA CAS JSON, an object; got a JSON "
                           f"{type(data).__name__}")
     if any(key in data for key in _NEW_KEYS):
-        return _from_cas(_load_json_cas(text, data, file))
+        return _from_cas(_load_json_cas(text, data, file), file)
     return _Legacy(data, file).extract()
 
 
@@ -122,6 +122,15 @@ def _load_json_cas(text: str, data: dict[str, Any], file: str) -> Any:
         raise FormatError(file, "expected UIMA CAS JSON 0.4 with its type system under %TYPES "
                           "(INCEpTION and dkpro-cassis write it); this file has none",
                           field="%TYPES")
+    # cassis reads these two without a look at their shape: its messages name no field
+    views, structures = data.get("%VIEWS"), data.get("%FEATURE_STRUCTURES")
+    if not isinstance(views, dict):
+        got = "nothing" if views is None else f"a JSON {type(views).__name__}"
+        raise FormatError(file, f"expected an object (each view's sofa and members), got {got}",
+                          field="%VIEWS")
+    if structures is not None and not isinstance(structures, list):
+        raise FormatError(file, "expected a list of feature structures, got a JSON "
+                          f"{type(structures).__name__}", field="%FEATURE_STRUCTURES")
     cassis = _import_cassis()
     try:
         return cassis.load_cas_from_json(text)
@@ -130,9 +139,11 @@ def _load_json_cas(text: str, data: dict[str, Any], file: str) -> Any:
                           f"{one_line(str(exc))[:160]}") from None
 
 
-def _from_cas(cas: Any) -> _Extract:
+def _from_cas(cas: Any, file: str) -> _Extract:
     """The extract of a cassis CAS: the ``_InitialView``'s text and the annotations of every
-    annotation type in it, with the values of the features that can carry a label."""
+    annotation type in it, with the values of the features that can carry a label. cassis
+    takes a ``begin`` or ``end`` as the file gives it: one that is no whole number of 0 or more
+    is refused here, naming the feature structure by its ``%ID``."""
     ts = cas.typesystem
     view = cas.get_view(_INITIAL_VIEW)
     skipped = _Skipped(ts)
@@ -151,6 +162,8 @@ def _from_cas(cas: Any) -> _Extract:
             entry = by_type[tname] = (tuple(f.name for f in feats), [])
             if not skipped(tname):
                 _add_layer(ts, fs.type, layers, relations)
+        for key in ("begin", "end"):
+            _check_offset(getattr(fs, key), file, f"%FEATURE_STRUCTURES[%ID {fs.xmiID}].{key}")
         entry[1].append((fs.begin, fs.end, fs.xmiID, tuple(fs.get(f) for f in entry[0])))
     for _, records in by_type.values():
         records.sort(key=lambda r: r[:3])
@@ -190,7 +203,7 @@ class _Legacy:
             if annotations.get(short, DOCUMENT_ANNOTATION) == DOCUMENT_ANNOTATION:
                 continue  # not an annotation, or the document annotation (never a span)
             names = _label_features(fss, self._non_labels(short))
-            tname = self._declare(ts, full[short], names, fss)
+            tname, declared = self._declare(ts, full[short], names, fss)
             rows: Records = []
             for index, fs in enumerate(fss):
                 begin, end = self._offsets(fs, short, index)
@@ -198,7 +211,7 @@ class _Legacy:
                     begin, end = at.get(begin, begin), at.get(end, end)
                 rows.append((begin, end, index, tuple(fs.get(n) for n in names)))
             rows.sort(key=lambda r: r[:3])
-            by_type[tname] = (tuple(names), rows)
+            by_type[tname] = (declared, rows)
         skipped = _Skipped(ts)
         layers: dict[str, list[str]] = {}
         relations: set[str] = set()
@@ -243,7 +256,12 @@ class _Legacy:
         """The types above ``short`` in the context's ``_subtypes`` lists."""
         parents: dict[str, str] = {}
         for name, info in self.context.items():
-            for sub in (info.get("_subtypes") or []) if isinstance(info, dict) else []:
+            subs = info.get("_subtypes") if isinstance(info, dict) else None
+            if subs is not None and not isinstance(subs, list):
+                raise FormatError(self.file, "expected a list of type names, got a JSON "
+                                  f"{type(subs).__name__}",
+                                  field=f"_context._types.{name}._subtypes")
+            for sub in subs or []:
                 parents.setdefault(str(sub), name)
         found: set[str] = set()
         while short in parents and parents[short] not in found:
@@ -266,22 +284,24 @@ class _Legacy:
     def _full_names(self, records: Mapping[str, list[dict[str, Any]]]) -> dict[str, str]:
         """Each type's full name: ``_id`` in the context, else the layer a
         ``TagsetDescription`` names with that short name (when one only), else the short
-        name."""
+        name; a full name another type of the view took already leaves the short name (two
+        types under one name lost the first's annotations)."""
         tagsets: dict[str, set[str]] = {}
         for fs in records.get("TagsetDescription", []):
             layer = fs.get("layer")
             if isinstance(layer, str) and _SAFE_NAME.fullmatch(layer):
                 tagsets.setdefault(layer.rsplit(".", 1)[-1], set()).add(layer)
-        out = {}
+        out: dict[str, str] = {}
         for short in records:
             info = self.context.get(short)
             given = info.get("_id") if isinstance(info, dict) else None
             if isinstance(given, str) and _SAFE_NAME.fullmatch(given):
-                out[short] = given
+                full = given
             elif len(tagsets.get(short, ())) == 1:
-                (out[short],) = tagsets[short]
+                (full,) = tagsets[short]
             else:
-                out[short] = short
+                full = short
+            out[short] = short if full != short and full in out.values() else full
         return out
 
     def _non_labels(self, short: str) -> set[str]:
@@ -293,22 +313,37 @@ class _Legacy:
     def _offsets(self, fs: dict[str, Any], short: str, index: int) -> tuple[int, int]:
         begin, end = fs.get("begin", 0), fs.get("end", 0)
         for key, value in (("begin", begin), ("end", end)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise FormatError(self.file, f"expected a whole number of 0 or more, got "
-                                  f"{one_line(json.dumps(value))[:40]}",
-                                  field=f"_views._InitialView.{short}[{index}].{key}")
+            _check_offset(value, self.file, f"_views._InitialView.{short}[{index}].{key}")
         return begin, end
 
-    def _declare(self, ts: Any, tname: str, names: list[str], fss: list[dict[str, Any]]) -> str:
-        """Declare the annotation type ``tname`` with its label features in ``ts``."""
+    def _declare(self, ts: Any, tname: str, names: list[str], fss: list[dict[str, Any]]
+                 ) -> tuple[str, tuple[str, ...]]:
+        """Declare the annotation type ``tname`` with its label features ``names`` in ``ts``;
+        returns its name and the features' names as cassis gave them (a feature named
+        ``type`` or ``self`` is ``type_`` / ``self_`` there, as the XMI reader reads it: the
+        layer's features are the type system's, so the records take those names)."""
         if ts.contains_type(tname):
-            return str(tname)
+            return str(tname), tuple(names)
         atype = ts.create_type(tname, _ANNOTATION)
+        declared = []
         for feat in names:
             kinds = {type(fs[feat]) for fs in fss if fs.get(feat) is not None}
             range_type = _LABEL_VALUES[kinds.pop()] if len(kinds) == 1 else "uima.cas.String"
-            ts.create_feature(atype, feat, range_type)
-        return str(tname)
+            declared.append(str(ts.create_feature(atype, feat, range_type).name))
+        return str(tname), tuple(declared)
+
+
+def _check_offset(value: Any, file: str, field: str) -> None:
+    """Refuse an offset that is no whole number of 0 or more, or one no span's column holds
+    (:data:`~core.model.textsafe.MAX_OFFSET_DIGITS` digits at most: a CAS without text has
+    nothing else to bound it), naming ``field``."""
+    if (not isinstance(value, int) or isinstance(value, bool) or value < 0
+            or value >= 10**MAX_OFFSET_DIGITS):
+        # a value of the file, or what cassis made of one (a feature structure, by its type)
+        shown = (json.dumps(value) if isinstance(value, (str, int, float, type(None)))
+                 else type(value).__name__)
+        raise FormatError(file, f"expected a whole number of 0 or more with at most "
+                          f"{MAX_OFFSET_DIGITS} digits, got {one_line(shown)[:40]}", field=field)
 
 
 def _label_features(fss: list[dict[str, Any]], non_labels: set[str]) -> list[str]:

@@ -56,7 +56,7 @@ from core.formats.layers import LINGUISTIC, Choice, choose, describe, short_name
 from core.formats.webanno import INITIAL_CAS, export_set, layout
 from core.model import AnnotationSet, Role, Span, bounds
 from core.model.errors import FormatError
-from core.model.textsafe import one_line
+from core.model.textsafe import MAX_OFFSET_DIGITS, one_line
 
 FORMAT = "uima-xmi"
 _LABEL_TYPES = ("uima.cas.String", "uima.cas.Integer", "uima.cas.Boolean", "uima.cas.Long",
@@ -1088,6 +1088,9 @@ def _document_spans(ex: _Extract, choice: Choice | None, union: Mapping[str, lis
             if end <= begin:
                 zero_width.append(begin)
                 continue
+            if end >= 10**MAX_OFFSET_DIGITS:  # a CAS without text: nothing else bounds it
+                raise FormatError(file, f"expected an offset of at most {MAX_OFFSET_DIGITS} "
+                                  f"digits, got {end}", field="end")
             if text is not None and end > len(text) and options.beyond_text == "refuse":
                 # The one policy for spans past the text (core.model.bounds), as make_span does.
                 raise FormatError(file, bounds.past_text(len(text), end), field="end")

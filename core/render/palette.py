@@ -37,8 +37,11 @@ CVD_EXTRA: tuple[str, ...] = (
 """Thirteen colours after Okabe–Ito's first seven, each the one of an sRGB grid (18 steps a
 channel) farthest from those before it under normal vision, deuteranopia and protanopia alike
 (the least CAM02-UCS ΔE over the three, dichromacy simulated as Machado et al. 2009 do, severity
-100), kept 10 or more from every status tint and ⊥'s grey, 30 or more from both themes'
-backgrounds, and at a contrast of 1.6:1 or more with both (a swatch that stays in sight). All
+100), kept 10 or more from every status tint and ⊥'s grey and 30 or more from both themes'
+backgrounds under normal vision (under simulated dichromacy they come closer: #A5D269 is 2.1
+from the *mismatch* tint under deuteranopia and 5.1 under protanopia, where the palette before
+came no closer than 4.7; a status is always named and underlined as well), and at a contrast of
+1.6:1 or more with both backgrounds (a swatch that stays in sight). All
 twenty stay 11.2 apart or more for each of the three visions; the 15-colour palette before
 (Okabe–Ito and Paul Tol's "muted" scheme) fell to 3.6 under deuteranopia, and the propaganda
 sample's 18 labels repeated three of its colours (bugleft20)."""

@@ -142,3 +142,16 @@ def test_in_child_that_dies_while_it_writes_gives_none_and_a_cancel_closes_the_f
     child = InChild(lambda: os.read(os.pipe()[0], 1))  # never returns
     child.cancel()
     assert _open_fds() == before
+
+
+def test_in_child_whose_fork_fails_closes_its_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``os.fork`` refused (EAGAIN: too many processes; ENOMEM) raised out of ``InChild`` with
+    the result file open, once per load (review18); the caller's error is the fork's."""
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    before = _open_fds()
+    monkeypatch.setattr(os, "fork", refused)
+    with pytest.raises(BlockingIOError):
+        InChild(lambda: 1)
+    assert _open_fds() == before

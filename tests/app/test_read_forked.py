@@ -170,3 +170,22 @@ def test_the_read_early_thread_says_forked_when_the_files_were_read_before(
     assert reader is not None
     reader.join()
     assert cli_data.forked.is_set()
+
+
+def test_a_fork_refused_leaves_the_read_to_the_process(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``os.fork`` refused (EAGAIN: too many processes; ENOMEM) raised out of ``read_reports``,
+    and the server's first load failed, where "should the copy fail, this process reads them
+    itself" (review18): the reports are those of a read in one process."""
+    args = _args(tmp_path, "gold.json", "system_a.json", "system_b.json")
+    alone = cli_data.read_reports(args)
+
+    def refused() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(cli_data, "FORK_MIN_BYTES", 1)
+    monkeypatch.setattr(os, "fork", refused)
+    before = cli_data.fork_count()
+    assert _summary(cli_data.read_reports(args)) == _summary(alone)
+    assert cli_data.fork_count() == before

@@ -8,9 +8,16 @@ directory: 2,160 of them after a day of test runs on the development machine."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import signal
+import subprocess
+import tempfile
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from ui import jobs
 
@@ -40,4 +47,93 @@ def test_a_dead_worker_replaced_by_submit_leaves_no_folder_behind() -> None:
         assert not folder.exists(), sorted(p.name for p in folder.iterdir())
     finally:
         jobs._worker().stop()
+        jobs._worker.clear()
+
+
+def test_a_worker_that_fails_to_start_leaves_no_folder_and_no_file_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker process that exits before it listens (``WorkerDied`` from ``Worker()``, which
+    :func:`ui.jobs.submit` shows as a stopped job) left its folder and its mapped deadline file
+    behind: ``stop`` is registered only once the worker has connected (review18)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(jobs.sys, "executable", "/bin/false")  # exits at once, status 1
+    before = len(os.listdir("/proc/self/fd"))
+    with pytest.raises(jobs.WorkerDied, match="exited at start"):
+        jobs.Worker()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that does not listen within ``START_TIMEOUT`` is killed; it was left unreaped
+    (a zombie until the server exits), with its folder (review18)."""
+    script = tmp_path / "silent.sh"
+    script.write_text("#!/bin/sh\nexec sleep 60\n")
+    script.chmod(0o755)
+    # short: a socket's path has at most 107 bytes (xdist's tmp_path can be longer)
+    folders = Path(tempfile.mkdtemp(prefix="ss-r18-", dir="/tmp"))
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def keep(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    monkeypatch.setattr(tempfile, "tempdir", str(folders))
+    monkeypatch.setattr(jobs.sys, "executable", str(script))
+    monkeypatch.setattr(jobs.subprocess, "Popen", keep)
+    monkeypatch.setattr(jobs, "START_TIMEOUT", 0.3)
+    try:
+        with pytest.raises(jobs.WorkerDied, match="did not start in time"):
+            jobs.Worker()
+        assert started and started[0].returncode is not None  # killed and waited for
+        assert sorted(p.name for p in folders.iterdir()) == []
+    finally:
+        shutil.rmtree(folders, ignore_errors=True)
+
+
+def test_two_sessions_that_find_the_worker_dead_start_one_worker(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sessions' runs that submit while the worker is dead each stopped it and cleared the
+    cache: the second cleared the worker the first had just started, which ran on unstopped
+    (its process, pool and folder until the server exits) while later jobs went to a third
+    (review18). The two stops are made to overlap; one worker replaces the dead one."""
+    import threading
+
+    jobs._worker.clear()
+    first = jobs._worker()
+    os.kill(first.process.pid, signal.SIGKILL)
+    first.process.wait(timeout=30)
+    both_in_stop = threading.Barrier(2, timeout=3)
+    stop, init = jobs.Worker.stop, jobs.Worker.__init__
+    started: list[jobs.Worker] = []
+
+    def overlapping_stop(self: jobs.Worker) -> None:
+        if self is first:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                both_in_stop.wait()  # both sessions at once, when nothing keeps them apart
+        stop(self)
+
+    def counted_init(self: jobs.Worker) -> None:
+        init(self)
+        started.append(self)
+
+    monkeypatch.setattr(jobs.Worker, "stop", overlapping_stop)
+    monkeypatch.setattr(jobs.Worker, "__init__", counted_init)
+    done: list[jobs.Job[None]] = []
+    threads = [threading.Thread(target=lambda: done.append(jobs.submit(jobs.Job(
+        "imports", "hold", {"imports": ["json"]})))) for _ in range(2)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert len(done) == 2 and all(j.future is not None and j.future.result(timeout=60)
+                                      is None for j in done)
+        assert len(started) == 1, f"{len(started)} workers replaced one"
+        assert jobs._worker() is started[0]
+    finally:
+        for w in started:
+            stop(w)
         jobs._worker.clear()

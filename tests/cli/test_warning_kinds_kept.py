@@ -138,19 +138,24 @@ def test_report_and_convert_print_each_warnings_kind(
     assert "warning: [whitespace] " in err, err
 
 
+def _grouped_docs(technique: str = "Doubt") -> list[dict[str, object]]:
+    """Six SemEval-2021 records, each with a span given twice and one ending in whitespace
+    (labelled ``technique``): the reader groups each kind's 6 warnings in one diagnostic."""
+    return [{"id": str(i), "text": TEXT, "labels": [
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
+        {"start": 6, "end": 11, "technique": technique, "text_fragment": "beta "}]}
+        for i in range(6)]
+
+
 def test_convert_to_shards_lists_every_warning_as_convert_does(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``convert --shards`` says each of the reader's warnings, as ``convert`` does: a reader
     groups the warnings of one kind in one diagnostic, which ``convert`` lists one by one
     (``expand_diagnostics``); ``--shards`` printed each group's first warning only, with no
     count of the others, even with ``--all-warnings`` (review17: 2 lines of 12)."""
-    docs = [{"id": str(i), "text": TEXT, "labels": [
-        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
-        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
-        {"start": 6, "end": 11, "technique": "Doubt", "text_fragment": "beta "}]}
-        for i in range(6)]
     src = tmp_path / "dup.json"
-    src.write_text(json.dumps(docs), encoding="utf-8")
+    src.write_text(json.dumps(_grouped_docs()), encoding="utf-8")
 
     def warned(*extra: str, out: str) -> list[str]:
         assert main(["convert", str(src), str(tmp_path / out), "--to", "semeval2021",
@@ -167,14 +172,9 @@ def test_a_shard_counts_a_readers_grouped_warnings_one_by_one(
     """A reader groups its warnings of one kind in one diagnostic (``count`` of them): a shard
     counts each, as ``warning_counts`` on one machine does, and lists them one by one (it
     counted and listed the group as one: 2 warnings where one machine says 12; review17)."""
-    docs = [{"id": str(i), "text": TEXT, "labels": [
-        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
-        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
-        {"start": 6, "end": 11, "technique": "Doubt", "text_fragment": "beta "}]}
-        for i in range(6)]
     gold, pred = tmp_path / "gold.json", tmp_path / "pred.json"
     for path in (gold, pred):
-        path.write_text(json.dumps(docs), encoding="utf-8")
+        path.write_text(json.dumps(_grouped_docs()), encoding="utf-8")
     alone = _counts(["score", str(gold), str(pred), "--metric", "martino", "--json"], capsys)
     assert alone == {"duplicate-span": 12, "whitespace": 12}  # the gold's and the predictions'
     out = score_shard(ScoreJob(metric="martino", gold=str(gold), pred=str(pred),
@@ -191,14 +191,9 @@ def test_table_and_report_list_a_readers_grouped_warnings_one_by_one(
     reader's grouped warnings (``expand``), as ``score`` counts and lists them, and ``table``'s
     text names the command's flags as its JSON does (review17: 4 lines for 24 warnings, and
     "pass labels=[...]" where ``--labels FILE`` is meant)."""
-    docs = [{"id": str(i), "text": TEXT, "labels": [
-        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
-        {"start": 0, "end": 5, "technique": "Doubt", "text_fragment": "alpha"},
-        {"start": 6, "end": 11, "technique": "Doubt ", "text_fragment": "beta "}]}
-        for i in range(6)]
     gold, pred = tmp_path / "gold.json", tmp_path / "pred.json"
-    for path in (gold, pred):
-        path.write_text(json.dumps(docs), encoding="utf-8")
+    for path in (gold, pred):  # a label outside the technique list too ("Doubt ")
+        path.write_text(json.dumps(_grouped_docs("Doubt ")), encoding="utf-8")
     assert main(["table", str(gold), str(pred), "--metric", "martino", "--samples", "20"]) == 0
     err = capsys.readouterr().err
     lines = [x for x in err.splitlines() if x.startswith("warning: ")]

@@ -184,8 +184,20 @@ def test_an_inception_export_of_json_files_gives_one_set_per_annotator() -> None
 @pytest.mark.parametrize(("data", "expected"), [
     (b'{"%TYPES": {}, "%FEATURE_STRUCTURES": [', "a.json:1: expected UIMA CAS JSON"),
     (b'{"%FEATURE_STRUCTURES": []}', "a.json: field '%TYPES': expected UIMA CAS JSON 0.4 with"),
+    # cassis's own messages named no field ("AttributeError: 'NoneType' object has no
+    # attribute 'items'", review18)
+    (b'{"%TYPES": {}, "%FEATURE_STRUCTURES": []}',
+     "a.json: field '%VIEWS': expected an object (each view's sofa and members), got nothing"),
+    (b'{"%TYPES": {}, "%FEATURE_STRUCTURES": {}, "%VIEWS": {}}',
+     "a.json: field '%FEATURE_STRUCTURES': expected a list of feature structures, got a JSON "
+     "dict"),
     (_legacy({"Claim": [{"sofa": 12, "begin": "4", "end": 9}]}),
      "a.json: field '_views._InitialView.Claim[0].begin': expected a whole number"),
+    # past any offset and no sofa text to check it against: OverflowError out of the span
+    # columns (review18)
+    (json.dumps({"_views": {"_InitialView": {"Claim": [{"begin": 1, "end": 10**20}]}}}).encode(),
+     "a.json: field '_views._InitialView.Claim[0].end': expected a whole number of 0 or more "
+     "with at most 12 digits"),
     (_legacy({"Claim": {"sofa": 12}}), "a.json: field '_views._InitialView.Claim': expected a "
                                        "list"),
     (_legacy({"Claim": [99]}), "a.json: field '_views._InitialView.Claim[0]': expected a "
@@ -210,3 +222,84 @@ def test_validate_reads_a_uima_cas_json_file(tmp_path: Path,
     assert main(["validate", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert (out["format"], out["spans"], out["valid"]) == ("uima-json", 3, True)
+
+
+def test_a_context_whose_subtypes_are_no_list_is_refused_naming_the_field() -> None:
+    """``_subtypes`` is a list of type names; a number there raised a bare TypeError ('int'
+    object is not iterable) out of the reader (review18)."""
+    data = _legacy({"Claim": [{"sofa": 12, "begin": 4, "end": 9, "value": "A"}]},
+                   context={"Annotation": {"_subtypes": 5}})
+    with pytest.raises(FormatError) as exc:
+        load_files({"a.json": data}, fmt="uima-json", options=ReadOptions())
+    assert str(exc.value).startswith(
+        "a.json: field '_context._types.Annotation._subtypes': expected a list"), str(exc.value)
+
+
+@pytest.mark.parametrize("feature", ["type", "self"])
+def test_a_legacy_feature_named_as_a_python_reserved_name_keeps_its_labels(feature: str) -> None:
+    """cassis names a feature ``type`` or ``self`` ``type_`` / ``self_``; the legacy reader kept
+    the file's name for its values, so every label was dropped with 'have no value for feature
+    type_; skipped' (review18). The XMI reader reads such a feature as ``type_`` too."""
+    view = {"Claim": [{"sofa": 12, "begin": 4, "end": 9, feature: "LOC"}]}
+    loaded = load_files({"a.json": _legacy(view, context={})}, options=ReadOptions())
+    assert _spans(loaded) == {"a": {"a": [(4, 9, "LOC")]}}
+    assert not loaded.diagnostics
+
+
+def test_two_types_that_the_context_gives_one_full_name_keep_their_annotations() -> None:
+    """Two short names whose context ``_id`` is the same full name: the second type's records
+    took the first's place under that name, and the first's annotations were lost, said only as
+    '1 C annotations have no value for feature value; skipped' (review18). The second keeps its
+    short name."""
+    view = {"A": [{"sofa": 12, "begin": 4, "end": 9, "value": "LOC"}],
+            "B": [{"sofa": 12, "begin": 13, "end": 20, "kind": "ORG"}]}
+    data = _legacy(view, context={"A": {"_id": "x.C"}, "B": {"_id": "x.C"}})
+    first = load_files({"a.json": data}, options=ReadOptions(layer="x.C"))
+    assert _spans(first) == {"a": {"a": [(4, 9, "LOC")]}} and not first.diagnostics
+    second = load_files({"a.json": data}, options=ReadOptions(layer="B"))
+    assert _spans(second) == {"a": {"a": [(12, 19, "ORG")]}}  # after the emoji: one unit less
+
+
+@pytest.mark.parametrize("kind", ["json", "xmi"])
+def test_an_offset_past_any_text_in_a_cas_without_text_is_refused_naming_the_field(
+        kind: str) -> None:
+    """A CAS without a sofa text has no text to hold its offsets against: an end of 10**20 went
+    into the spans' int64 column and raised OverflowError out of the reader (review18)."""
+    ts = cassis.TypeSystem()
+    claim = ts.create_type("x.Claim", "uima.tcas.Annotation")
+    ts.create_feature(claim, "value", "uima.cas.String")
+    cas = cassis.Cas(typesystem=ts)
+    cas.sofa_string = "Die Stadt."
+    cas.add(ts.get_type("x.Claim")(begin=4, end=9, value="A"))
+    if kind == "json":
+        data = json.loads(cas.to_json())
+        for fs in data["%FEATURE_STRUCTURES"]:
+            if fs.get("%TYPE") == "x.Claim":
+                fs["end"] = 10**20
+            if fs.get("%TYPE") == "uima.cas.Sofa":
+                fs.pop("sofaString", None)
+        files = {"a.json": json.dumps(data).encode()}
+    else:
+        xmi = cas.to_xmi().replace('end="9"', f'end="{10**20}"').replace(
+            'sofaString="Die Stadt."', "")
+        files = {"a.xmi": xmi.encode(), "TypeSystem.xml": ts.to_xml().encode()}
+    with pytest.raises(FormatError) as exc:
+        load_files(files, options=ReadOptions())
+    # the JSON reader names the feature structure (its own check), the XMI reader the field
+    where = "field '%FEATURE_STRUCTURES[%ID " if kind == "json" else "field 'end'"
+    assert where in str(exc.value) and "at most 12 digits" in str(exc.value), exc.value
+
+
+@pytest.mark.parametrize(("value", "shown"), [("x", '"x"'), (None, "null"), (-1, "-1")])
+def test_a_json_cas_whose_offset_is_no_whole_number_is_refused_naming_it(
+        value: Any, shown: str) -> None:
+    """cassis takes a JSON CAS 0.4 ``begin`` or ``end`` as the file gives it: a string, null or
+    a negative number raised ValueError or TypeError out of the reader (review18's fuzzing)."""
+    data = json.loads(_one_cas().to_json())
+    claim = next(fs for fs in data["%FEATURE_STRUCTURES"] if fs.get("%TYPE") == CLAIM)
+    claim["end"] = value
+    with pytest.raises(FormatError) as exc:
+        load_files({"a.json": json.dumps(data).encode()}, options=ReadOptions())
+    assert str(exc.value) == (f"a.json: field '%FEATURE_STRUCTURES[%ID {claim['%ID']}].end': "
+                              f"expected a whole number of 0 or more with at most 12 digits, "
+                              f"got {shown}")

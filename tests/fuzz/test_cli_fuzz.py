@@ -97,6 +97,11 @@ CASES = {
                           "martino", "spans-csv"),
     "parquet": Case("parquet", FUZZ / "spans.parquet", SAMPLES / "propaganda/gold.json",
                     "martino", "spans-csv"),
+    # UIMA CAS JSON (the seventeenth pass's reader; review18 found four crashes by mutation):
+    # dkpro-cassis's JSON CAS 0.4 reference file, scored against itself.
+    "uima-json": Case("uima-json", ROOT / "tests/data/formats/uima_json/cassis_emoji/data.json",
+                      ROOT / "tests/data/formats/uima_json/cassis_emoji/data.json", "martino",
+                      "spans-csv"),
 }
 
 DEEP = "[" * 50_000 + "]" * 50_000
