@@ -91,12 +91,13 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from core.metrics.overlap import overlapping_pairs, span_arrays
 from core.metrics.result import (
+    PARTNER,
     BootstrapTable,
     DocumentScore,
     ExplanationRow,
@@ -898,8 +899,29 @@ class MartinoExplanation:
             "C(s,t,|t|)": r.contribution_r}) for r in self.contributions]
 
     def notes(self) -> list[SpanNote]:
-        """Martino sums over all pairs: every row counts, nothing is said per span."""
-        return []
+        """In words, what each span that overlaps another adds to the numerators: the sum of
+        its rows' contributions (its own share of Eq. 1's sums; a pair of different labels
+        counts 0), and why. A span that overlaps nothing gets no note: its only row says it
+        (the Documents page, tour 18: the pair table alone did not say why a span scored 0).
+
+        >>> g = AnnotationSet("gold", {"d": (Span(0, 51, "Whataboutism"),)})
+        >>> p = AnnotationSet("pred", {"d": (Span(6, 46, "Doubt"),)}, role="system")
+        >>> pred_note, gold_note = explain(g, p, "d").notes()
+        >>> print(gold_note.text)
+        nothing (0 toward recall): {partner} overlaps 40 of its 51 characters but has another
+        label (Doubt), and only a pair of the same label counts.
+        """
+        out: list[SpanNote] = []
+        sides: tuple[Literal["pred", "gold"], ...] = ("pred", "gold")
+        for side in sides:
+            rows: dict[Span, list[Contribution]] = {}
+            for r in self.contributions:
+                own = r.pred if side == "pred" else r.gold
+                if r.kind == "pair" and own is not None:
+                    rows.setdefault(own, []).append(r)
+            for span, mine in rows.items():
+                out.append(_span_note(side, span, mine))
+        return out
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The command line's JSON object (``python -m core explain --metric martino``)."""
@@ -914,6 +936,37 @@ class MartinoExplanation:
             "rows": [r.to_dict() for r in self.contributions],
             "warnings": list(self.warnings),
         }
+
+
+def _span_note(side: Literal["gold", "pred"], span: Span, rows: Sequence[Contribution]
+               ) -> SpanNote:
+    """The note of :meth:`MartinoExplanation.notes` for one span and its pair rows."""
+    measure, column = ("precision", "C(s,t,|s|)") if side == "pred" else ("recall", "C(s,t,|t|)")
+    length = span.length
+    taken = [r.contribution_p if side == "pred" else r.contribution_r for r in rows]
+    other = [r.gold if side == "pred" else r.pred for r in rows]
+    if len(rows) == 1:
+        (r,), (partner,) = rows, other
+        if not r.label_match:
+            label = partner.label if partner is not None else ""
+            return SpanNote(side, span, (
+                f"nothing (0 toward {measure}): {PARTNER} overlaps {r.intersection} of its "
+                f"{length} characters but has another label ({label}), and only a pair of the "
+                "same label counts."), partner)
+        return SpanNote(side, span, (
+            f"{measure} takes {column} = {taken[0]:.3f} from its overlap with {PARTNER}: "
+            f"{r.intersection} of its {length} characters."), partner)
+    other_label = sum(not r.label_match for r in rows)
+    text = (f"{measure} takes {sum(taken):.3f} from it: the sum of {column} over its "
+            f"{len(rows)} overlapping {'gold spans' if side == 'pred' else 'predictions'} "
+            "(the rows above)")
+    if other_label:
+        text += (f"; {other_label} of them {'has' if other_label == 1 else 'have'} another "
+                 "label and count 0")
+    if sum(taken) > 1:
+        text += ("; more than 1, because every overlapping pair counts (the official "
+                 "scorer's sum)")
+    return SpanNote(side, span, text + ".")
 
 
 def explain(
