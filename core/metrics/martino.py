@@ -425,7 +425,12 @@ def _prepare(
                              "semeval2020-si variants (-m); the other variants never merge "
                              "predictions")
     if variant == "semeval2021":
-        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+        try:
+            check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+        except InputError as exc:
+            if set(pred.doc_ids) <= set(gold.doc_ids):  # documents the prediction lacks
+                raise InputError(f"{exc}; {MISSING_DOCUMENTS_HINT}") from None
+            raise
     else:
         check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name,
                              "pred-subset-of-gold")
@@ -734,8 +739,15 @@ def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str]
               variant: str = RELEASED, gold_order: RowOrder | None = None,
               pred_order: RowOrder | None = None) -> MartinoResult:
     """SemEval-2020 Task 11 TC: micro-F1 over the gold spans (= accuracy), the labels paired as
-    ``variant`` pairs them (:mod:`core.metrics.tc_order`)."""
-    check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+    ``variant`` pairs them (:mod:`core.metrics.tc_order`).
+
+    A gold article without spans (14 of the training folder's 371) has no row to label, so a
+    prediction file, one row per gold span, cannot name it: its absence is no difference (tour
+    18; it was refused, "must cover the same documents", for a prediction equal to the gold).
+    """
+    present = set(pred.doc_ids)
+    check_same_documents([d for d in gold.doc_ids if d in present or gold.get(d)],
+                         pred.doc_ids, gold.name, pred.name, "identical")
     if labels is not None:
         allowed = set(labels)
         for aset in (pred, gold):
@@ -1023,6 +1035,15 @@ DISJOINT_LABELS = "no predicted label occurs in"
 given once: ``core.engines.sharded``)."""
 
 
+MISSING_DOCUMENTS_HINT = (
+    "the semeval2021 variant scores a prediction that lists every document (one without spans "
+    "as \"labels\": []); a prediction that cannot list a document without spans (a PTC TSV "
+    "file, one row per span) is scored by the nlp4if2019 variant (--variant nlp4if2019), whose "
+    "recall counts the gold spans of the documents it lacks as missed")
+"""What the ``semeval2021`` refusal of a prediction that lacks documents adds (tour 18: a
+SemEval-2020 system's TSV that predicted nothing on an article was refused without a way out)."""
+
+
 def disjoint_labels(gold: AnnotationSet, pred: AnnotationSet) -> list[str]:
     """The warning for predictions none of whose labels the gold uses (scored without a
     technique list, only a same-label pair counts: F1 is 0 whatever the offsets); none when
@@ -1067,9 +1088,34 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
     return None, [KindedText(
         f"{gold.name}: labels outside the {variant} technique list "
         f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
-        "scoring the labels that occur (pass labels=[...] to fix the list)",
+        f"scoring the labels that occur (pass labels=[...] to fix the list{_list_hint(used)})",
         "outside-technique-list")]
 
+
+TASKS = {"semeval2021": "SemEval-2021 Task 6", "nlp4if2019": "NLP4IF-2019",
+         "semeval2020-tc": "SemEval-2020 Task 11"}
+"""The shared task of each shipped technique list (:data:`core.model.techniques.NAMES`)."""
+
+
+def _list_hint(used: set[str]) -> str:
+    """Where the shipped lists that hold every one of ``used`` are, for the warning of
+    :func:`default_labels` (tour 18: SemEval-2020 Task 11 files scored under the default
+    ``semeval2021`` variant were told their 14 techniques are outside its list, and not that
+    the 2020 list, which holds them all, ships with SpanScope); "" when none holds them all.
+
+    >>> _list_hint({"Bandwagon,Reductio_ad_hitlerum"}).startswith(
+    ...     "; all of them are on the SemEval-2020 Task 11 list (14 techniques): ")
+    True
+    >>> _list_hint({"Doubt", "Flag-Waving"}).count(" list (")
+    2
+    >>> _list_hint({"Banana"})
+    ''
+    """
+    from core.model.techniques import DATA, NAMES
+
+    fits = [f"the {TASKS[name]} list ({len(official_list(name))} techniques): "
+            f"{DATA / f'{name}.txt'}" for name in NAMES if used <= set(official_list(name))]
+    return f"; all of them are on {' and on '.join(fits)}" if fits else ""
 
 
 def read_order(*, variant: str, gold_records: object, pred_records: object,
