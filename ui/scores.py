@@ -512,8 +512,11 @@ def weakest_note(per_label: pd.DataFrame, *, grid: bool) -> str | None:
     if len(scored) < 2:
         return None
     low = scored.sort_values(["F1", "label"], kind="stable").head(WEAKEST)
-    named = ", ".join(f"**{md(str(r['label']))}** {float(r['F1']):.3f} ({int(r['gold spans'])} "
-                      f"gold spans, {int(r['predicted spans'])} predicted)"
+    def counts(gold: int, pred: int) -> str:
+        return f"{gold} gold span{'' if gold == 1 else 's'}, {pred} predicted"
+
+    named = ", ".join(f"**{md(str(r['label']))}** {float(r['F1']):.3f} "
+                      f"({counts(int(r['gold spans']), int(r['predicted spans']))})"
                       for _, r in low.iterrows())
     return f"Lowest F1: {named}." + (" Click a column's header to sort the table by it."
                                      if grid else "")

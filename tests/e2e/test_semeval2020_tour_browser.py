@@ -104,3 +104,25 @@ def test_three_annotators_labels_files_are_named_as_the_cli_names_them(
     note.scroll_into_view_if_needed()
     st_ui.shot(vpage, f"semeval2020_annotators_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+def test_scores_names_the_worst_technique_above_the_per_label_table(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    gold = (TC / "article201.task2-TC.labels").read_text(encoding="utf-8").splitlines()
+    pred = tmp_path / "pred-TC.txt"  # Doubt [150, 181) labelled Loaded_Language: Doubt's F1 0
+    pred.write_text("".join(line + "\n" for line in gold[:2]) + _rows("201", [
+        ("Loaded_Language", 150, 181)]) + _rows("202", [("Doubt", 107, 151)])
+        + _rows("203", [("Slogans", 0, 8)]), encoding="utf-8")
+    _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), pred])
+    _go(vpage, "Scores", st_ui)
+    said = vpage.get_by_text("Lowest F1:").first
+    said.wait_for(timeout=60_000)
+    said.scroll_into_view_if_needed()
+    text = said.inner_text()
+    assert text.startswith("Lowest F1: Black-and-White_Fallacy 0.000 (1 gold span, 0 "
+                           "predicted)"), text
+    box = said.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= vpage.viewport_size["width"]
+    st_ui.shot(vpage, f"semeval2020_weakest_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
