@@ -260,16 +260,9 @@ class Workspace:
 
 
 def _display_name(filename: str) -> str:
-    """A file's display name: its name without a format's extension, so that the dashboard
-    names a set as the command line does (``core.formats._common.set_name_of``: a PTC
-    ``ana.labels`` is ``ana`` in ``python -m core agree`` and on every page alike, tour 18).
-
-    >>> _display_name("runs/ana.labels"), _display_name("pred-TC.txt"), _display_name("x.y")
-    ('ana', 'pred-TC', 'x.y')
-    """
     name = Path(filename).name
-    for suffix in (".jsonl", ".json", ".tsv", ".labels", ".txt", ".csv", ".ann", ".zip",
-                   ".conll", ".spacy", ".xmi", ".parquet"):
+    for suffix in (".jsonl", ".json", ".tsv", ".labels", ".txt", ".csv", ".ann", ".zip",  # as
+                   ".conll", ".spacy", ".xmi", ".parquet"):  # core.formats' set_name_of
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]
     return name
