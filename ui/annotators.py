@@ -1226,6 +1226,17 @@ def gamma_settings(measure: str) -> tuple[int, int]:
     return seed, samples
 
 
+def gold_among_note(gold: str) -> str:
+    """The caption when the set scored against (the gold) is also one of the sets compared:
+    files whose names state no role (a PTC ``ana.labels``) are all systems, so the page
+    compares every set, the gold too, and "all sets together" counted it as one more annotator
+    unsaid (tour 18).
+    """
+    return (f"ℹ️ **{md(gold)}**, the gold, is also one of the sets compared: the matrix and the "
+            "values of all sets together count it as one more annotator. Take it out of "
+            "Annotation sets to compare the annotators alone.")
+
+
 def choose(ws: Workspace) -> Choice:
     """The sets, measure, label, gold, majority and γ widgets; stops below two sets."""
     names = list(ws.sets)
@@ -1243,7 +1254,7 @@ def choose(ws: Workspace) -> Choice:
                             bind="query-params", format_func=partial(_undecided_name, auto),
                             help=full_name_help(K_ANN_SETS, list(default_sets), "Two or more "
                                                 "sets. By default the sets with the annotator "
-                                                "role."))
+                                                "role (with fewer than two, every set)."))
     if auto is not None:
         st.caption(f"“{md(auto)}” is the Curation page's automatic consensus of these sets, "
                    "nothing decided yet (undecided): offered, never chosen by default.")
@@ -1265,6 +1276,8 @@ def choose(ws: Workspace) -> Choice:
                               "others.")
     seed, samples = gamma_settings(measure)
     st.caption(f"**{measure}**: {MEASURE_HELP[measure]}")
+    if gold != ANN_NO_GOLD and gold in chosen and len(chosen) > 2:
+        st.caption(gold_among_note(gold))
     if len(chosen) < 2:
         st.info("Pick at least two annotation sets above to compare them.", icon="ℹ️")
         st.page_link("pages/data.py", label="Load more sets on the Data page", icon="📂")

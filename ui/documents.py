@@ -344,6 +344,19 @@ def _jumped(doc: str) -> bool:
     return held is not None and held != doc and st.session_state.pop(K_STEPPED, None) != doc
 
 
+def picker_label(shown: int, total: int) -> str:
+    """The document picker's label: how many documents the search and filters keep, said so
+    that it is not read as a position ("Document (6 of 6)" above "Document 1 of 6 in this
+    order" read as being on the sixth document, tour 18).
+
+    >>> picker_label(6, 6), picker_label(2, 1_500)
+    ('Document (all 6)', 'Document (2 of 1,500 match the search and filters)')
+    """
+    if shown == total:
+        return f"Document (all {total:,})"
+    return f"Document ({shown:,} of {total:,} match the search and filters)"
+
+
 def stepper(ids: list[str], doc: str) -> None:
     """Previous / next buttons (keys P and N) that move through ``ids`` from ``doc``."""
     prev_doc, next_doc = neighbours(ids, doc)
@@ -468,7 +481,7 @@ def one_set(ws: Workspace) -> None:
         st.warning("No document matches the search.")
         st.stop()
     options = document_window(ids, asked_document()[0], size=DOC_CHOICES)
-    label = f"Document ({len(ids):,} of {len(order):,})"
+    label = picker_label(len(ids), len(order))
     if len(options) < len(ids):
         label += f": the first {DOC_CHOICES:,} by id are listed, search for others"
     doc = st.selectbox(label, options, key=state.K_DOC, bind="query-params")
@@ -674,7 +687,7 @@ def pick(ws: Workspace, v: View, listed: Listing) -> str:
     # on every switch; a 10,000-option list makes every rerun slow in the browser); the search
     # narrows it, and the current document (URL) is always an option.
     options = listed.window(DOC_CHOICES)
-    label = f"Document ({len(ids):,} of {listed.total:,})"
+    label = picker_label(len(ids), listed.total)
     if len(options) < len(ids):
         label += f": the first {DOC_CHOICES:,} in this order are listed, search for others"
     # No format_func: a bound widget writes its *shown* value into the URL, so ids are shown

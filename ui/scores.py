@@ -26,7 +26,7 @@ from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import code, md
 from ui.set_names import full_name_help
-from ui.small_table import NOWRAP_COLUMNS, page_table_html, small_table
+from ui.small_table import NOWRAP_COLUMNS, SMALL_TABLE_ROWS, page_table_html, small_table
 from ui.state import Workspace
 from ui.widgets import download_menu, page_of
 
@@ -494,6 +494,34 @@ class Detail:
     named: str
 
 
+WEAKEST = 3
+"""How many labels :func:`weakest_note` names."""
+
+
+def weakest_note(per_label: pd.DataFrame, *, grid: bool) -> str | None:
+    """The labels of lowest F1 of a per-label table, a caption above it (tour 18: looking for a
+    system's worst technique, a researcher read 14 rows in label order, the worst one below the
+    fold); with ``grid``, how to sort the table. None below two labels with an F1.
+
+    >>> t = pd.DataFrame({"label": ["A", "B_*", "C", "D"], "F1": [0.9, 0.0, None, 0.5],
+    ...                   "gold spans": [4, 3, 0, 2], "predicted spans": [4, 0, 1, 2]})
+    >>> weakest_note(t, grid=False).split(", **")[0]
+    'Lowest F1: **B\\\\_\\\\*** 0.000 (3 gold spans, 0 predicted)'
+    """
+    scored = per_label[per_label["F1"].notna()]
+    if len(scored) < 2:
+        return None
+    low = scored.sort_values(["F1", "label"], kind="stable").head(WEAKEST)
+    def counts(gold: int, pred: int) -> str:
+        return f"{gold} gold span{'' if gold == 1 else 's'}, {pred} predicted"
+
+    named = ", ".join(f"**{md(str(r['label']))}** {float(r['F1']):.3f} "
+                      f"({counts(int(r['gold spans']), int(r['predicted spans']))})"
+                      for _, r in low.iterrows())
+    return f"Lowest F1: {named}." + (" Click a column's header to sort the table by it."
+                                     if grid else "")
+
+
 def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -> None:
     per_label = result.per_label
     if not len(per_label):  # no empty grid, no downloads of nothing (tour 4 item 10)
@@ -502,6 +530,9 @@ def _per_label(ws: Workspace, s: Setup, d: Detail, result: results.PairScores) -
                    if result.raw is not None and not result.raw.pooled else
                    f"No label has a score under {d.named}.")
         return
+    weakest = weakest_note(per_label, grid=len(per_label) > SMALL_TABLE_ROWS)
+    if weakest:
+        st.caption(weakest)
     # Up to 12 labels a Markdown table (its bold tinted cells and "above 1" column), a grid
     # beyond: a grid costs the browser some 20 ms on every visit (docs/performance.md).
     small_table(per_label, key="per_label_table", mark=True)

@@ -261,8 +261,8 @@ class Workspace:
 
 def _display_name(filename: str) -> str:
     name = Path(filename).name
-    for suffix in (".jsonl", ".json", ".tsv", ".txt", ".csv", ".ann", ".zip", ".conll", ".spacy",
-                   ".xmi", ".parquet"):
+    for suffix in (".jsonl", ".json", ".tsv", ".labels", ".txt", ".csv", ".ann", ".zip",  # as
+                   ".conll", ".spacy", ".xmi", ".parquet"):  # core.formats' set_name_of
         if name.lower().endswith(suffix):
             return name[: -len(suffix)]
     return name

@@ -117,17 +117,27 @@ def render_martino(result: dict[str, Any]) -> str:
     per_label = result.get("per_label") or {}
     if per_label:
         official = result.get("per_label_official") or {}
+        # Without a technique list there are no official per-technique lines: a column of
+        # blanks under "F1 (official)" was left unexplained (tour 18).
+        off_head = f"{'F1 (official)':>15}" if official else ""
         lines.append("")
         lines.append(f"  {'label':<52}{'P':>9}{'R':>9}{'F1':>9}{'#pred':>7}{'#gold':>7}"
-                     f"{'F1 (official)':>15}")
+                     f"{off_head}")
         for lab, v in per_label.items():
             f1 = "-" if v["f1"] is None else f"{v['f1']:.6f}"
             off = official.get(lab)
+            off_cell = (f"{'' if off is None else f'{off:.6f}':>15}" if official else "")
             lines.append(f"  {pad(cut(lab, 51), 52)}{v['precision']:>9.4f}"
                          f"{v['recall']:>9.4f}{f1:>9}"
-                         f"{v['pred_count']:>7}{v['gold_count']:>7}"
-                         f"{'' if off is None else f'{off:.6f}':>15}")
-        if "accuracy" in result:  # the TC scorer: sklearn's per-class F1
+                         f"{v['pred_count']:>7}{v['gold_count']:>7}{off_cell}")
+        if not official and result.get("variant") == "semeval2020-si":
+            lines.append("  (span identification: the official scorer prints no per-technique "
+                         "lines)")
+        elif not official and "per_label_official" in result:
+            lines.append("  (no F1 (official) column: the official scorer prints its "
+                         "per-technique lines for a technique list, and the gold's labels are "
+                         "not all on the variant's; --labels FILE gives one)")
+        elif "accuracy" in result:  # the TC scorer: sklearn's per-class F1
             lines.append("  (F1 official: as the official scorer prints it; sklearn's per-class "
                          "F1, 0 for a technique on neither side)")
         else:

@@ -91,12 +91,13 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from core.metrics.overlap import overlapping_pairs, span_arrays
 from core.metrics.result import (
+    PARTNER,
     BootstrapTable,
     DocumentScore,
     ExplanationRow,
@@ -424,7 +425,12 @@ def _prepare(
                              "semeval2020-si variants (-m); the other variants never merge "
                              "predictions")
     if variant == "semeval2021":
-        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+        try:
+            check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+        except InputError as exc:
+            if set(pred.doc_ids) <= set(gold.doc_ids):  # documents the prediction lacks
+                raise InputError(f"{exc}; {MISSING_DOCUMENTS_HINT}") from None
+            raise
     else:
         check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name,
                              "pred-subset-of-gold")
@@ -733,8 +739,15 @@ def _score_tc(gold: AnnotationSet, pred: AnnotationSet, *, labels: Sequence[str]
               variant: str = RELEASED, gold_order: RowOrder | None = None,
               pred_order: RowOrder | None = None) -> MartinoResult:
     """SemEval-2020 Task 11 TC: micro-F1 over the gold spans (= accuracy), the labels paired as
-    ``variant`` pairs them (:mod:`core.metrics.tc_order`)."""
-    check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+    ``variant`` pairs them (:mod:`core.metrics.tc_order`).
+
+    A gold article without spans (14 of the training folder's 371) has no row to label, so a
+    prediction file, one row per gold span, cannot name it: its absence is no difference (tour
+    18; it was refused, "must cover the same documents", for a prediction equal to the gold).
+    """
+    present = set(pred.doc_ids)
+    check_same_documents([d for d in gold.doc_ids if d in present or gold.get(d)],
+                         pred.doc_ids, gold.name, pred.name, "identical")
     if labels is not None:
         allowed = set(labels)
         for aset in (pred, gold):
@@ -898,8 +911,29 @@ class MartinoExplanation:
             "C(s,t,|t|)": r.contribution_r}) for r in self.contributions]
 
     def notes(self) -> list[SpanNote]:
-        """Martino sums over all pairs: every row counts, nothing is said per span."""
-        return []
+        """In words, what each span that overlaps another adds to the numerators: the sum of
+        its rows' contributions (its own share of Eq. 1's sums; a pair of different labels
+        counts 0), and why. A span that overlaps nothing gets no note: its only row says it
+        (the Documents page, tour 18: the pair table alone did not say why a span scored 0).
+
+        >>> g = AnnotationSet("gold", {"d": (Span(0, 51, "Whataboutism"),)})
+        >>> p = AnnotationSet("pred", {"d": (Span(6, 46, "Doubt"),)}, role="system")
+        >>> pred_note, gold_note = explain(g, p, "d").notes()
+        >>> print(gold_note.text)
+        nothing (0 toward recall): {partner} overlaps 40 of its 51 characters but has another
+        label (Doubt), and only a pair of the same label counts.
+        """
+        out: list[SpanNote] = []
+        sides: tuple[Literal["pred", "gold"], ...] = ("pred", "gold")
+        for side in sides:
+            rows: dict[Span, list[Contribution]] = {}
+            for r in self.contributions:
+                own = r.pred if side == "pred" else r.gold
+                if r.kind == "pair" and own is not None:
+                    rows.setdefault(own, []).append(r)
+            for span, mine in rows.items():
+                out.append(_span_note(side, span, mine))
+        return out
 
     def to_dict(self) -> dict[str, JSONValue]:
         """The command line's JSON object (``python -m core explain --metric martino``)."""
@@ -914,6 +948,37 @@ class MartinoExplanation:
             "rows": [r.to_dict() for r in self.contributions],
             "warnings": list(self.warnings),
         }
+
+
+def _span_note(side: Literal["gold", "pred"], span: Span, rows: Sequence[Contribution]
+               ) -> SpanNote:
+    """The note of :meth:`MartinoExplanation.notes` for one span and its pair rows."""
+    measure, column = ("precision", "C(s,t,|s|)") if side == "pred" else ("recall", "C(s,t,|t|)")
+    length = span.length
+    taken = [r.contribution_p if side == "pred" else r.contribution_r for r in rows]
+    other = [r.gold if side == "pred" else r.pred for r in rows]
+    if len(rows) == 1:
+        (r,), (partner,) = rows, other
+        if not r.label_match:
+            label = partner.label if partner is not None else ""
+            return SpanNote(side, span, (
+                f"nothing (0 toward {measure}): {PARTNER} overlaps {r.intersection} of its "
+                f"{length} characters but has another label ({label}), and only a pair of the "
+                "same label counts."), partner)
+        return SpanNote(side, span, (
+            f"{measure} takes {column} = {taken[0]:.3f} from its overlap with {PARTNER}: "
+            f"{r.intersection} of its {length} characters."), partner)
+    other_label = sum(not r.label_match for r in rows)
+    text = (f"{measure} takes {sum(taken):.3f} from it: the sum of {column} over its "
+            f"{len(rows)} overlapping {'gold spans' if side == 'pred' else 'predictions'} "
+            "(the rows above)")
+    if other_label:
+        text += (f"; {other_label} of them {'has' if other_label == 1 else 'have'} another "
+                 "label and count 0")
+    if sum(taken) > 1:
+        text += ("; more than 1, because every overlapping pair counts (the official "
+                 "scorer's sum)")
+    return SpanNote(side, span, text + ".")
 
 
 def explain(
@@ -970,6 +1035,15 @@ DISJOINT_LABELS = "no predicted label occurs in"
 given once: ``core.engines.sharded``)."""
 
 
+MISSING_DOCUMENTS_HINT = (
+    "the semeval2021 variant scores a prediction that lists every document (one without spans "
+    "as \"labels\": []); a prediction that cannot list a document without spans (a PTC TSV "
+    "file, one row per span) is scored by the nlp4if2019 variant (--variant nlp4if2019), whose "
+    "recall counts the gold spans of the documents it lacks as missed")
+"""What the ``semeval2021`` refusal of a prediction that lacks documents adds (tour 18: a
+SemEval-2020 system's TSV that predicted nothing on an article was refused without a way out)."""
+
+
 def disjoint_labels(gold: AnnotationSet, pred: AnnotationSet) -> list[str]:
     """The warning for predictions none of whose labels the gold uses (scored without a
     technique list, only a same-label pair counts: F1 is 0 whatever the offsets); none when
@@ -1014,9 +1088,34 @@ def default_labels(variant: str, gold: AnnotationSet) -> tuple[list[str] | None,
     return None, [KindedText(
         f"{gold.name}: labels outside the {variant} technique list "
         f"({', '.join(repr(x) for x in outside[:5])}{'…' if len(outside) > 5 else ''}); "
-        "scoring the labels that occur (pass labels=[...] to fix the list)",
+        f"scoring the labels that occur (pass labels=[...] to fix the list{_list_hint(used)})",
         "outside-technique-list")]
 
+
+TASKS = {"semeval2021": "SemEval-2021 Task 6", "nlp4if2019": "NLP4IF-2019",
+         "semeval2020-tc": "SemEval-2020 Task 11"}
+"""The shared task of each shipped technique list (:data:`core.model.techniques.NAMES`)."""
+
+
+def _list_hint(used: set[str]) -> str:
+    """Where the shipped lists that hold every one of ``used`` are, for the warning of
+    :func:`default_labels` (tour 18: SemEval-2020 Task 11 files scored under the default
+    ``semeval2021`` variant were told their 14 techniques are outside its list, and not that
+    the 2020 list, which holds them all, ships with SpanScope); "" when none holds them all.
+
+    >>> _list_hint({"Bandwagon,Reductio_ad_hitlerum"}).startswith(
+    ...     "; all of them are on the SemEval-2020 Task 11 list (14 techniques): ")
+    True
+    >>> _list_hint({"Doubt", "Flag-Waving"}).count(" list (")
+    2
+    >>> _list_hint({"Banana"})
+    ''
+    """
+    from core.model.techniques import DATA, NAMES
+
+    fits = [f"the {TASKS[name]} list ({len(official_list(name))} techniques): "
+            f"{DATA / f'{name}.txt'}" for name in NAMES if used <= set(official_list(name))]
+    return f"; all of them are on {' and on '.join(fits)}" if fits else ""
 
 
 def read_order(*, variant: str, gold_records: object, pred_records: object,

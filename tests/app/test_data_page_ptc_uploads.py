@@ -112,3 +112,18 @@ def test_a_ptc_folder_whose_name_says_system_stays_a_system(make_app) -> None:
     at.file_uploader(key=folder_upload.K_FOLDER).set_value(files).run()
     ws = at.session_state[state.K_UPLOAD_WS]
     assert [s.role for s in ws.sets.values()] == ["system"]
+
+
+def test_a_labels_file_names_its_set_as_the_command_line_does(make_app) -> None:
+    """Tour 18: three annotators' PTC files (``ana.labels``, ...) were the sets
+    ``ana.labels``, ``ben.labels`` on every page, while ``python -m core agree`` names them
+    ``ana``, ``ben``: the dashboard takes the ``.labels`` extension off too."""
+    from core.formats._common import set_name_of
+
+    rows = b"201\tDoubt\t0\t4\n"
+    at = _upload(make_app, [("ana.labels", rows, "text/plain"),
+                            ("ben.labels", rows, "text/plain")])
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert list(ws.sets) == ["ana", "ben"] == [set_name_of(f) for f in ("ana.labels",
+                                                                         "ben.labels")]
+    assert at.text_input(key=state.upload_key("name", "ana.labels")).value == "ana"

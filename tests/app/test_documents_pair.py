@@ -43,7 +43,7 @@ def test_the_list_holds_the_pairs_documents_and_names_the_third_sets_left_out() 
     picker = at.selectbox(key=state.K_DOC)
     # r2 has no span in admin_perturbed but is its document; t9 no set holds: a text of the
     # corpus, listed; n7 only rured holds: not listed
-    assert picker.label.startswith("Document (3 of 3)")
+    assert picker.label.startswith("Document (all 3)")
     assert set(picker.options) == {"r1", "r2", "t9"}
     captions = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "Not listed: documents only other sets hold (1 of rured)" in captions

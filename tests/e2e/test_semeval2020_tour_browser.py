@@ -1,0 +1,128 @@
+"""Real browser, at a desktop (1440×900) and a phone (390×844) width: a researcher's SemEval-2020
+Task 11 files (tour 18). The gold articles with their TC labels and a system's TSV uploaded
+together; on Documents a span the system labelled otherwise says, in words, that it adds
+nothing and why. Three annotators' ``.labels`` files with the gold: the Annotators page names
+them as ``python -m core agree`` does (``ana``, not ``ana.labels``) and says that the gold is
+among the sets compared. Screenshots go to ``test-artifacts/screenshots/semeval2020_*``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+TC = Path(__file__).resolve().parents[1] / "data" / "formats" / "ptc" / "semeval2020-tc-folder"
+
+
+def _sidebar(page: Any) -> Any:
+    """The sidebar, opened first when it is collapsed (a phone)."""
+    expand = page.get_by_test_id("stExpandSidebarButton")
+    if expand.count() and expand.first.is_visible():
+        expand.first.click()
+    sidebar = page.get_by_test_id("stSidebar")
+    sidebar.get_by_test_id("stPageLink").first.wait_for(timeout=10_000)
+    return sidebar
+
+
+def _go(page: Any, title: str, st_ui: SimpleNamespace) -> None:
+    """Open another page through the sidebar (the same session: uploads live in it)."""
+    _sidebar(page).get_by_test_id("stPageLink").get_by_text(title, exact=True).click()
+    st_ui.wait_idle(page)
+    collapse = page.get_by_test_id("stSidebarCollapseButton")
+    if page.viewport_name == "phone" and collapse.count() and collapse.first.is_visible():
+        collapse.first.click()  # a phone's sidebar covers the page
+
+
+def _upload(page: Any, app_url: str, st_ui: SimpleNamespace, paths: list[Path]) -> None:
+    st_ui.open_page(page, app_url, "data")
+    page.locator("input[type=file]").first.set_input_files([str(p) for p in paths])
+    st_ui.wait_idle(page)
+    page.get_by_text("✅ loaded").first.wait_for(timeout=60_000)
+
+
+def _rows(doc: str, rows: list[tuple[str, int, int]]) -> str:
+    return "".join(f"{doc}\t{t}\t{s}\t{e}\n" for t, s, e in rows)
+
+
+def test_a_span_labelled_otherwise_says_it_adds_nothing_and_why(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    gold = (TC / "article201.task2-TC.labels").read_text(encoding="utf-8").splitlines()
+    doc, technique, start, end = gold[2].split("\t")  # 201 Doubt [150, 181)
+    assert (doc, technique) == ("201", "Doubt")
+    pred = tmp_path / "pred-TC.txt"
+    pred.write_text("".join(line + "\n" for line in gold[:2]) + _rows("201", [
+        ("Loaded_Language", int(start), int(end))]) + _rows("202", [("Doubt", 107, 151)])
+        + _rows("203", [("Slogans", 0, 8)]), encoding="utf-8")
+    _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), pred])
+    _go(vpage, "Documents", st_ui)
+    vpage.locator("#left-doc").wait_for(timeout=60_000)
+    assert st_ui.value(vpage, "Document (") == "201"
+    # typed: a phone's list shows only a few options at a time
+    st_ui.selectbox(vpage, "Select a span").click()
+    vpage.keyboard.type(f"[{start}, {end}) Doubt")
+    vpage.get_by_role("option").filter(has_text=f"[{start}, {end}) Doubt").first.click()
+    st_ui.wait_idle(vpage)
+    st_ui.click(vpage, vpage.get_by_role("tab", name="🧮 Contributions"),
+                vpage.get_by_text("Every pair of document 201"))
+    said = vpage.get_by_text("Da San Martino takes from it:").first
+    said.wait_for(timeout=30_000)
+    said.scroll_into_view_if_needed()
+    text = said.inner_text()
+    assert "nothing (0 toward recall):" in text
+    assert f"overlaps {int(end) - int(start)} of its {int(end) - int(start)} characters" in text
+    assert "another label (Loaded_Language)" in text
+    box = said.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= \
+        vpage.viewport_size["width"]
+    st_ui.shot(vpage, f"semeval2020_span_note_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_three_annotators_labels_files_are_named_as_the_cli_names_them(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    rows = (TC / "article201.task2-TC.labels").read_text(encoding="utf-8")
+    files = []
+    for name, keep in (("ana", 3), ("ben", 2), ("chloe", 1)):
+        path = tmp_path / f"{name}.labels"
+        path.write_text("".join(rows.splitlines(keepends=True)[:keep]), encoding="utf-8")
+        files.append(path)
+    _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), *files])
+    _go(vpage, "Annotators", st_ui)
+    vpage.locator(".st-key-ann_matrix table").first.wait_for(timeout=60_000)
+    st_ui.wait_idle(vpage)
+    chips = vpage.get_by_test_id("stMultiSelect").first.inner_text()
+    assert {"ana", "ben", "chloe"} <= set(chips.split()) and ".labels" not in chips
+    note = vpage.get_by_text("the gold, is also one of the sets compared").first
+    note.wait_for(timeout=30_000)
+    assert "Take it out of Annotation sets" in note.inner_text()
+    note.scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"semeval2020_annotators_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_scores_names_the_worst_technique_above_the_per_label_table(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    gold = (TC / "article201.task2-TC.labels").read_text(encoding="utf-8").splitlines()
+    pred = tmp_path / "pred-TC.txt"  # Doubt [150, 181) labelled Loaded_Language: Doubt's F1 0
+    pred.write_text("".join(line + "\n" for line in gold[:2]) + _rows("201", [
+        ("Loaded_Language", 150, 181)]) + _rows("202", [("Doubt", 107, 151)])
+        + _rows("203", [("Slogans", 0, 8)]), encoding="utf-8")
+    _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), pred])
+    _go(vpage, "Scores", st_ui)
+    said = vpage.get_by_text("Lowest F1:").first
+    said.wait_for(timeout=60_000)
+    said.scroll_into_view_if_needed()
+    text = said.inner_text()
+    assert text.startswith("Lowest F1: Black-and-White_Fallacy 0.000 (1 gold span, 0 "
+                           "predicted)"), text
+    box = said.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= vpage.viewport_size["width"]
+    st_ui.shot(vpage, f"semeval2020_weakest_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
