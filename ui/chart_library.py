@@ -108,7 +108,7 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
   if (!index) { w.__spanscopeCharts = "no index"; return; }
   const urls = CHUNKS.map((c) => new URL(c, index.src).href);
   const together = TOGETHER.map((c) => new URL(c, index.src).href);
-  // Vite's loader skips a style sheet a <link rel="stylesheet"> of the same URL already has.
+  // Vite's loader skips a style sheet that a link element of the same URL already loads.
   const styles = STYLES.map((c) => new URL("../css/" + c, index.src).href);
   const idle = w.requestIdleCallback
     ? (f) => w.requestIdleCallback(f, {timeout: IDLE_WAIT_MS})
