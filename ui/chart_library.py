@@ -63,6 +63,13 @@ ELEMENTS = ("Radio", "TextInput", "Checkbox", "Spinner", "BidiComponent")
 """Chunks of elements the Documents page draws and the Errors page does not (the metric's
 radio, the search, the filter's toggle, the spinner of a cache computing, the highlights'
 component, :mod:`ui.doc_switch`), imported together with the first of :data:`CHUNKS`."""
+GRID_FIRST_ON = ("errors",)
+"""Pages (the URL's last part) on which a tab's first page imports the grid's chunk first and
+plotly.js after it. The Errors page draws no chart until its chart tabs are opened, and its
+links open the Documents page, whose list is a grid: plotly.js's module, evaluated in one task
+of the browser's main thread (0.3 s on a quiet machine, 3 s at load 16), was what a click on
+a link soon after the page was drawn waited for (docs/performance.md, issue 29, eighteenth
+pass). Elsewhere plotly.js stays first: Scores opened right after the first load waits for it."""
 STYLES = ("DataFrame",)
 """Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
 that the chunk's first element waits for (the grid's), linked with the first of
@@ -106,7 +113,12 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
   w.__spanscopeCharts = "waiting";
   const index = w.document.querySelector('script[type="module"][src*="/static/js/index."]');
   if (!index) { w.__spanscopeCharts = "no index"; return; }
-  const urls = CHUNKS.map((c) => new URL(c, index.src).href);
+  // A tab opened on one of these pages imports the grid's chunk first, plotly.js after it.
+  const page = w.location.pathname.replace(/[/]+$/, "").split("/").pop();
+  const first = GRID_FIRST_ON.includes(page) ? CHUNKS.filter((c) => c.startsWith("DataFrame."))
+    : [];
+  const urls = [...first, ...CHUNKS.filter((c) => !first.includes(c))]
+    .map((c) => new URL(c, index.src).href);
   const together = TOGETHER.map((c) => new URL(c, index.src).href);
   // Vite's loader skips a style sheet that a link element of the same URL already loads.
   const styles = STYLES.map((c) => new URL("../css/" + c, index.src).href);
@@ -142,6 +154,7 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
 })();
 </script>
 """.replace("CHUNKS", json.dumps(chunks)).replace("TOGETHER", json.dumps(together or [])).replace(
+        "GRID_FIRST_ON", json.dumps(list(GRID_FIRST_ON))).replace(
         "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
 
 
