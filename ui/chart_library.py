@@ -69,7 +69,12 @@ plotly.js after it. The Errors page draws no chart until its chart tabs are open
 links open the Documents page, whose list is a grid: plotly.js's module, evaluated in one task
 of the browser's main thread (0.3 s on a quiet machine, 3 s at load 16), was what a click on
 a link soon after the page was drawn waited for (docs/performance.md, issue 29, eighteenth
-pass). Elsewhere plotly.js stays first: Scores opened right after the first load waits for it."""
+pass); after the grid's, the others wait for a quiet moment (:data:`QUIET_MS`). Elsewhere
+plotly.js stays first, when idle: Scores opened right after the first load waits for it."""
+QUIET_MS = 1500
+"""On a page of :data:`GRID_FIRST_ON`, the chunks after the grid's wait until no run has been
+under way and no click or key came for this long (then for an idle moment): a click on a link
+soon after the page was drawn does not wait for plotly.js's module evaluated meanwhile."""
 STYLES = ("DataFrame",)
 """Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
 that the chunk's first element waits for (the grid's), linked with the first of
@@ -138,8 +143,25 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
       }
     }
     const step = i === 0 ? [urls[0], ...together] : [urls[i]];
-    Promise.all(step.map((u) => import(u))).then(() => idle(() => load(i + 1)),
+    const next = first.length ? quiet : idle;  // after the grid, plotly.js once quiet
+    Promise.all(step.map((u) => import(u))).then(() => next(() => load(i + 1)),
                                                  () => { w.__spanscopeCharts = "failed"; });
+  };
+  // Quiet: no run under way, and none, no click and no key for QUIET_MS ms (then idle). A
+  // click on a link soon after the page is drawn then never waits for plotly.js's module.
+  let lastBusy = Date.now();
+  const busy = () => { lastBusy = Date.now(); };
+  if (first.length) {
+    w.document.addEventListener("pointerdown", busy, true);
+    w.document.addEventListener("keydown", busy, true);
+  }
+  const quiet = (f) => {
+    const app = w.document.querySelector('[data-testid="stApp"]');
+    const running = !app || app.getAttribute("data-test-script-state") !== "notRunning";
+    if (running) busy();
+    const left = lastBusy + QUIET_MS - Date.now();
+    if (running || left > 0) w.setTimeout(() => quiet(f), running ? 200 : left);
+    else idle(f);
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.
@@ -155,7 +177,8 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
 </script>
 """.replace("CHUNKS", json.dumps(chunks)).replace("TOGETHER", json.dumps(together or [])).replace(
         "GRID_FIRST_ON", json.dumps(list(GRID_FIRST_ON))).replace(
-        "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
+        "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).replace(
+        "QUIET_MS", str(QUIET_MS)).strip()
 
 
 SCRIPT = script(chunk_names(), chunk_names(stems=ELEMENTS), chunk_names(stems=STYLES, ext="css"))

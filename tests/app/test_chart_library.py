@@ -66,7 +66,7 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
     assert "step.map((u) => import(u))" in js and js.count("import(") == 1
     two = chart_library.script(["PlotlyChart.a1.js", "embed.b2.js"])
     assert '["PlotlyChart.a1.js", "embed.b2.js"]' in two  # in order, the next when idle
-    assert "idle(() => load(i + 1))" in two
+    assert "next(() => load(i + 1))" in two
     assert chart_library.script([]) == ""
     assert "if (w.__spanscopeCharts) return;" in js  # once per tab
     assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
@@ -133,3 +133,10 @@ def test_a_tab_opened_on_errors_imports_the_grid_before_plotly_and_others_plotly
     assert "const urls = [...first, ...CHUNKS".replace(
         "CHUNKS", json.dumps(chart_library.chunk_names())) in js
     assert 'w.location.pathname.replace(/[/]+$/, "").split("/").pop()' in js
+    # There the chunks after the grid's wait for a quiet moment: no run, click or key for
+    # QUIET_MS; elsewhere each waits for an idle moment alone, as before.
+    assert "const next = first.length ? quiet : idle;" in js
+    assert f"lastBusy + {chart_library.QUIET_MS} - Date.now()" in js
+    assert 'addEventListener("pointerdown", busy, true)' in js
+    assert 'addEventListener("keydown", busy, true)' in js
+    assert chart_library.QUIET_MS >= 1000
