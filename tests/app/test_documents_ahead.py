@@ -26,6 +26,10 @@ def lists_ahead_on(monkeypatch: pytest.MonkeyPatch) -> None:
     (the process's record of started keys emptied)."""
     monkeypatch.setattr(err_ui, "LISTS_AHEAD_DOCS", 1)
     monkeypatch.setattr(err_ui, "_lists_started", {})
+    # Rows an earlier test's Documents page counted for the same sample would be counted
+    # already.
+    documents._document_counts.clear()
+    documents._by_id.clear()
 
 
 def test_the_errors_page_fills_each_links_list_once_and_the_link_finds_it(
