@@ -73,8 +73,9 @@ pass); after the grid's, the others wait for a quiet moment (:data:`QUIET_MS`). 
 plotly.js stays first, when idle: Scores opened right after the first load waits for it."""
 QUIET_MS = 1500
 """On a page of :data:`GRID_FIRST_ON`, the chunks after the grid's wait until no run has been
-under way and no click or key came for this long (then for an idle moment): a click on a link
-soon after the page was drawn does not wait for plotly.js's module evaluated meanwhile."""
+under way and no pointer moved, no wheel turned and no key was pressed for this long (then for
+an idle moment): a click on a link soon after the page was drawn, or by a person whose pointer
+is on its way to it, does not wait for plotly.js's module evaluated meanwhile."""
 STYLES = ("DataFrame",)
 """Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
 that the chunk's first element waits for (the grid's), linked with the first of
@@ -147,13 +148,14 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
     Promise.all(step.map((u) => import(u))).then(() => next(() => load(i + 1)),
                                                  () => { w.__spanscopeCharts = "failed"; });
   };
-  // Quiet: no run under way, and none, no click and no key for QUIET_MS ms (then idle). A
+  // Quiet: no run under way, and none, no pointer, wheel or key for QUIET_MS ms (then idle). A
   // click on a link soon after the page is drawn then never waits for plotly.js's module.
   let lastBusy = Date.now();
   const busy = () => { lastBusy = Date.now(); };
-  if (first.length) {
-    w.document.addEventListener("pointerdown", busy, true);
-    w.document.addEventListener("keydown", busy, true);
+  if (first.length) {  // a pointer moving or a page scrolling: a person about to click
+    for (const e of ["pointerdown", "pointermove", "wheel", "keydown"]) {
+      w.document.addEventListener(e, busy, {capture: true, passive: true});
+    }
   }
   const quiet = (f) => {
     const app = w.document.querySelector('[data-testid="stApp"]');

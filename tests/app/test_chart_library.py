@@ -137,6 +137,6 @@ def test_a_tab_opened_on_errors_imports_the_grid_before_plotly_and_others_plotly
     # QUIET_MS; elsewhere each waits for an idle moment alone, as before.
     assert "const next = first.length ? quiet : idle;" in js
     assert f"lastBusy + {chart_library.QUIET_MS} - Date.now()" in js
-    assert 'addEventListener("pointerdown", busy, true)' in js
-    assert 'addEventListener("keydown", busy, true)' in js
+    assert '["pointerdown", "pointermove", "wheel", "keydown"]' in js
+    assert "addEventListener(e, busy, {capture: true, passive: true})" in js
     assert chart_library.QUIET_MS >= 1000
