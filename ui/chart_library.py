@@ -63,19 +63,6 @@ ELEMENTS = ("Radio", "TextInput", "Checkbox", "Spinner", "BidiComponent")
 """Chunks of elements the Documents page draws and the Errors page does not (the metric's
 radio, the search, the filter's toggle, the spinner of a cache computing, the highlights'
 component, :mod:`ui.doc_switch`), imported together with the first of :data:`CHUNKS`."""
-GRID_FIRST_ON = ("errors",)
-"""Pages (the URL's last part) on which a tab's first page imports the grid's chunk first and
-plotly.js after it. The Errors page draws no chart until its chart tabs are opened, and its
-links open the Documents page, whose list is a grid: plotly.js's module, evaluated in one task
-of the browser's main thread (0.3 s on a quiet machine, 3 s at load 16), was what a click on
-a link soon after the page was drawn waited for (docs/performance.md, issue 29, eighteenth
-pass); after the grid's, the others wait for a quiet moment (:data:`QUIET_MS`). Elsewhere
-plotly.js stays first, when idle: Scores opened right after the first load waits for it."""
-QUIET_MS = 1500
-"""On a page of :data:`GRID_FIRST_ON`, the chunks after the grid's wait until no run has been
-under way and no pointer moved, no wheel turned and no key was pressed for this long (then for
-an idle moment): a click on a link soon after the page was drawn, or by a person whose pointer
-is on its way to it, does not wait for plotly.js's module evaluated meanwhile."""
 STYLES = ("DataFrame",)
 """Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
 that the chunk's first element waits for (the grid's), linked with the first of
@@ -119,12 +106,7 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
   w.__spanscopeCharts = "waiting";
   const index = w.document.querySelector('script[type="module"][src*="/static/js/index."]');
   if (!index) { w.__spanscopeCharts = "no index"; return; }
-  // A tab opened on one of these pages imports the grid's chunk first, plotly.js after it.
-  const page = w.location.pathname.replace(/[/]+$/, "").split("/").pop();
-  const first = GRID_FIRST_ON.includes(page) ? CHUNKS.filter((c) => c.startsWith("DataFrame."))
-    : [];
-  const urls = [...first, ...CHUNKS.filter((c) => !first.includes(c))]
-    .map((c) => new URL(c, index.src).href);
+  const urls = CHUNKS.map((c) => new URL(c, index.src).href);
   const together = TOGETHER.map((c) => new URL(c, index.src).href);
   // Vite's loader skips a style sheet that a link element of the same URL already loads.
   const styles = STYLES.map((c) => new URL("../css/" + c, index.src).href);
@@ -144,26 +126,8 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
       }
     }
     const step = i === 0 ? [urls[0], ...together] : [urls[i]];
-    const next = first.length ? quiet : idle;  // after the grid, plotly.js once quiet
-    Promise.all(step.map((u) => import(u))).then(() => next(() => load(i + 1)),
+    Promise.all(step.map((u) => import(u))).then(() => idle(() => load(i + 1)),
                                                  () => { w.__spanscopeCharts = "failed"; });
-  };
-  // Quiet: no run under way, and none, no pointer, wheel or key for QUIET_MS ms (then idle). A
-  // click on a link soon after the page is drawn then never waits for plotly.js's module.
-  let lastBusy = Date.now();
-  const busy = () => { lastBusy = Date.now(); };
-  if (first.length) {  // a pointer moving or a page scrolling: a person about to click
-    for (const e of ["pointerdown", "pointermove", "wheel", "keydown"]) {
-      w.document.addEventListener(e, busy, {capture: true, passive: true});
-    }
-  }
-  const quiet = (f) => {
-    const app = w.document.querySelector('[data-testid="stApp"]');
-    const running = !app || app.getAttribute("data-test-script-state") !== "notRunning";
-    if (running) busy();
-    const left = lastBusy + QUIET_MS - Date.now();
-    if (running || left > 0) w.setTimeout(() => quiet(f), running ? 200 : left);
-    else idle(f);
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.
@@ -178,9 +142,7 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
 })();
 </script>
 """.replace("CHUNKS", json.dumps(chunks)).replace("TOGETHER", json.dumps(together or [])).replace(
-        "GRID_FIRST_ON", json.dumps(list(GRID_FIRST_ON))).replace(
-        "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).replace(
-        "QUIET_MS", str(QUIET_MS)).strip()
+        "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
 
 
 SCRIPT = script(chunk_names(), chunk_names(stems=ELEMENTS), chunk_names(stems=STYLES, ext="css"))

@@ -62,11 +62,11 @@ def test_no_chunk_or_two_chunks_preload_nothing(tmp_path: Path) -> None:
 def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> None:
     js = chart_library.script("PlotlyChart.a1.js")
     assert js.startswith("<script>") and js.endswith("</script>") and js.count("<script") == 1
-    assert '...["PlotlyChart.a1.js"].filter((c) => !first.includes(c))]' in js
+    assert '["PlotlyChart.a1.js"].map((c) => new URL(c, index.src).href)' in js
     assert "step.map((u) => import(u))" in js and js.count("import(") == 1
     two = chart_library.script(["PlotlyChart.a1.js", "embed.b2.js"])
     assert '["PlotlyChart.a1.js", "embed.b2.js"]' in two  # in order, the next when idle
-    assert "next(() => load(i + 1))" in two
+    assert "idle(() => load(i + 1))" in two
     assert chart_library.script([]) == ""
     assert "if (w.__spanscopeCharts) return;" in js  # once per tab
     assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
@@ -119,24 +119,3 @@ def test_the_documents_pages_elements_come_with_plotly_and_the_grids_style_sheet
     # or "!" (a tag in a comment): the whole preload would be gone.
     body = js.removeprefix("<script>").removesuffix("</script>")
     assert not re.search(r"<[/\w!]", body)
-
-
-def test_a_tab_opened_on_errors_imports_the_grid_before_plotly_and_others_plotly_first(
-) -> None:
-    """The order's choice is the page the tab opened on (the URL's last part): on Errors, whose
-    links open the Documents page's grid, the grid's chunk comes first; elsewhere (the first
-    load opens Documents; Scores next waits for plotly.js) plotly.js does."""
-    assert chart_library.GRID_FIRST_ON == ("errors",)
-    js = chart_library.SCRIPT
-    assert 'const first = ["errors"].includes(page)' in js
-    assert '.filter((c) => c.startsWith("DataFrame."))' in js
-    assert "const urls = [...first, ...CHUNKS".replace(
-        "CHUNKS", json.dumps(chart_library.chunk_names())) in js
-    assert 'w.location.pathname.replace(/[/]+$/, "").split("/").pop()' in js
-    # There the chunks after the grid's wait for a quiet moment: no run, click or key for
-    # QUIET_MS; elsewhere each waits for an idle moment alone, as before.
-    assert "const next = first.length ? quiet : idle;" in js
-    assert f"lastBusy + {chart_library.QUIET_MS} - Date.now()" in js
-    assert '["pointerdown", "pointermove", "wheel", "keydown"]' in js
-    assert "addEventListener(e, busy, {capture: true, passive: true})" in js
-    assert chart_library.QUIET_MS >= 1000
