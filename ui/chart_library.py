@@ -27,6 +27,16 @@ Since the waterfall of Metric differences and the Labels heatmap are Vega-Lite c
 of those pays for Vega's chunks the same way (``embed``, 0.8 MB, and the expression interpreter,
 which Streamlit's ``loadVegaEmbed`` imports, and the ``ArrowVegaLiteChart`` element): they are
 imported after plotly.js, one after the other, each when the main thread is idle.
+
+The Documents page's elements that the Errors page does not draw (a radio, a text input, a
+toggle, a cache's spinner, the highlights' component, :data:`ELEMENTS`) are chunks of their own
+too, which React asked for one by one as the first Errors → Documents click's messages arrived,
+each a fetch before the element and the ones after it were drawn; and the grid's style sheet
+(:data:`STYLES`) was fetched only once the list's grid was asked for, the grid waiting for it
+(docs/performance.md, issue 29, eighteenth pass). They are small (some 40 KB in all): imported
+with plotly.js, in the same idle moment (fetched side by side, not one idle moment later each),
+and the style sheet linked there, under the URL Vite's loader looks for, so that the first grid
+finds it.
 """
 
 from __future__ import annotations
@@ -49,22 +59,39 @@ later, and Scores opened right after the first load at 100,000 documents waited 
 first visit 2.0-2.7 s against 1.5-1.7 s, docs/performance.md, issue 29, seventeenth pass)."""
 
 
-def chunk_name(static: Path | None = None, stem: str = "PlotlyChart") -> str | None:
+ELEMENTS = ("Radio", "TextInput", "Checkbox", "Spinner", "BidiComponent")
+"""Chunks of elements the Documents page draws and the Errors page does not (the metric's
+radio, the search, the filter's toggle, the spinner of a cache computing, the highlights'
+component, :mod:`ui.doc_switch`), imported together with the first of :data:`CHUNKS`."""
+STYLES = ("DataFrame",)
+"""Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
+that the chunk's first element waits for (the grid's), linked with the first of
+:data:`CHUNKS`."""
+
+
+def chunk_name(static: Path | None = None, stem: str = "PlotlyChart", ext: str = "js"
+               ) -> str | None:
     """The file name of Streamlit's chunk ``stem`` (``PlotlyChart``, ``embed``...) in its static
-    folder (``static``, else the installed Streamlit's), or None when there is not exactly one."""
-    folder = static or Path(streamlit.__file__).parent / "static" / "static" / "js"
-    found = sorted(p.name for p in folder.glob(f"{stem}.*.js"))
+    folder (``static``, else the installed Streamlit's ``static/js``; ``ext`` "css": its
+    ``static/css``), or None when there is not exactly one."""
+    folder = static or Path(streamlit.__file__).parent / "static" / "static" / ext
+    found = sorted(p.name for p in folder.glob(f"{stem}.*.{ext}"))
     return found[0] if len(found) == 1 else None
 
 
-def chunk_names(static: Path | None = None) -> list[str]:
-    """The chunks of :data:`CHUNKS` this Streamlit has (each found exactly once), in order."""
-    return [name for stem in CHUNKS if (name := chunk_name(static, stem)) is not None]
+def chunk_names(static: Path | None = None, stems: tuple[str, ...] = CHUNKS,
+                ext: str = "js") -> list[str]:
+    """The chunks of ``stems`` (:data:`CHUNKS`) this Streamlit has (each found exactly once),
+    in order."""
+    return [name for stem in stems if (name := chunk_name(static, stem, ext)) is not None]
 
 
-def script(chunks: str | list[str] | None) -> str:
+def script(chunks: str | list[str] | None, together: list[str] | None = None,
+           styles: list[str] | None = None) -> str:
     """The ``<script>`` that imports ``chunks`` (one name or several, in order, each when the
-    main thread is idle) once per tab, after the first run; empty when there is none."""
+    main thread is idle) once per tab, after the first run; ``together``: chunks imported with
+    the first, side by side; ``styles``: style sheets (names in Streamlit's ``static/css``)
+    linked then. Empty when there is no chunk."""
     if isinstance(chunks, str):
         chunks = [chunks]
     if not chunks:
@@ -80,6 +107,9 @@ def script(chunks: str | list[str] | None) -> str:
   const index = w.document.querySelector('script[type="module"][src*="/static/js/index."]');
   if (!index) { w.__spanscopeCharts = "no index"; return; }
   const urls = CHUNKS.map((c) => new URL(c, index.src).href);
+  const together = TOGETHER.map((c) => new URL(c, index.src).href);
+  // Vite's loader skips a style sheet that a link element of the same URL already loads.
+  const styles = STYLES.map((c) => new URL("../css/" + c, index.src).href);
   const idle = w.requestIdleCallback
     ? (f) => w.requestIdleCallback(f, {timeout: IDLE_WAIT_MS})
     : (f) => w.setTimeout(f, 200);
@@ -87,8 +117,17 @@ def script(chunks: str | list[str] | None) -> str:
   const load = (i = 0) => {
     if (i >= urls.length) { w.__spanscopeCharts = "loaded"; return; }
     w.__spanscopeCharts = "loading";
-    import(urls[i]).then(() => idle(() => load(i + 1)),
-                         () => { w.__spanscopeCharts = "failed"; });
+    if (i === 0) {
+      for (const href of styles) {
+        const link = w.document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = href;
+        w.document.head.appendChild(link);
+      }
+    }
+    const step = i === 0 ? [urls[0], ...together] : [urls[i]];
+    Promise.all(step.map((u) => import(u))).then(() => idle(() => load(i + 1)),
+                                                 () => { w.__spanscopeCharts = "failed"; });
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.
@@ -102,8 +141,9 @@ def script(chunks: str | list[str] | None) -> str:
   w.setTimeout(wait, 200);
 })();
 </script>
-""".replace("CHUNKS", json.dumps(chunks)).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
+""".replace("CHUNKS", json.dumps(chunks)).replace("TOGETHER", json.dumps(together or [])).replace(
+        "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
 
 
-SCRIPT = script(chunk_names())
+SCRIPT = script(chunk_names(), chunk_names(stems=ELEMENTS), chunk_names(stems=STYLES, ext="css"))
 """The preload of the installed Streamlit's chunks (empty if it has none)."""

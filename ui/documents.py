@@ -77,7 +77,7 @@ def document_order(
     back to ``id`` when the metric is unavailable.
     """
     ids = pair_documents(ws_key, _ws, set_a, set_b)[0]
-    by_id = natural_sorted(ids)
+    by_id = list(_by_id(ws_key, _ws, set_a, set_b))
     if sort == "id":
         return by_id
     rank = {d: i for i, d in enumerate(by_id)}  # ties by id, as the key (…, _natural_key(d))
@@ -126,6 +126,15 @@ def _natural_key(doc_id: str) -> tuple[tuple[int, int | str], ...]:
 
 _DIGIT_RUNS = re.compile(r"(\d+)").split
 _NAME_NUMBER = re.compile(r"([^0-9]*)[0-9]+").fullmatch
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _by_id(ws_key: str, _ws: Workspace, set_a: str, set_b: str) -> tuple[str, ...]:
+    """The pair's documents (:func:`pair_documents`) by id, numbers as numbers: the list's
+    default order, whatever the metric (:func:`document_order` is keyed by it too), kept per
+    pair so that :func:`lists_ahead` sorts them once for every metric (30-60 ms at 10,000
+    documents)."""
+    return tuple(natural_sorted(pair_documents(ws_key, _ws, set_a, set_b)[0]))
 
 
 def natural_sorted(ids: Sequence[str]) -> list[str]:
@@ -258,10 +267,6 @@ def document_table(
     (:func:`ui.errors.missed_and_spurious`); otherwise each listed document is categorised
     alone (a large corpus is categorised only when asked). The table is the same either way,
     so the flag is not part of the cache key."""
-    from core.render.highlight import span_items
-    from core.render.segments import disagreement
-
-    a, b = _ws.sets[set_a], _ws.sets[set_b]
     # Only the listed documents (at most DOC_WINDOW + 1): the whole corpus's scores and
     # disagreements are computed when the list is sorted by them, not to fill 200 rows.
     scores = results.listed_f1(ws_key, _ws, set_a, set_b, order, metric, variant, level)
@@ -274,18 +279,7 @@ def document_table(
     rows = []
     for d in order:
         if d not in kept:
-            gold, pred = span_items(a, d, "G"), span_items(b, d, "P")
-            missed: int | None
-            spurious: int | None
-            if whole is not None:
-                missed, spurious = whole(d)
-            else:
-                cats = err_ui.document_error_table(ws_key, _ws, set_a, set_b, cat_level, d)
-                missed = None if cats is None else cats.counts("reference")["missed"]
-                spurious = None if cats is None else cats.counts("prediction")["spurious"]
-            kept[d] = (round(disagreement(a.alt_spans(d), b.alt_spans(d),
-                                          _doc_length(_ws, d, a, b)), 3),
-                       missed, spurious, len(gold), len(pred), snippet(_ws.corpus.texts.get(d)))
+            kept[d] = _counts_row(ws_key, _ws, set_a, set_b, cat_level, d, whole)
         dis, missed, spurious, n_gold, n_pred, text = kept[d]
         rows.append({"document": d, "F1": scores.get(d), "disagreement": dis, "missed": missed,
                      "spurious": spurious, f"{set_a} spans": n_gold, f"{set_b} spans": n_pred,
@@ -293,12 +287,75 @@ def document_table(
     return pd.DataFrame(rows)
 
 
+Counts = tuple[float, int | None, int | None, int, int, str]
+"""A document's row of :func:`document_table` but the F1: disagreement, missed and spurious
+spans, spans per set, the start of its text."""
+
+
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _document_counts(ws_key: str, _ws: Workspace, set_a: str, set_b: str, level: int
-                     ) -> dict[str, tuple[float, int | None, int | None, int, int, str]]:
+                     ) -> dict[str, Counts]:
     """Document -> its row of :func:`document_table` but the F1, filled as documents are
     listed (an Errors click lists another 200 documents: 90 ms of CPU at 10,000 documents)."""
     return {}
+
+
+def _counts_row(ws_key: str, _ws: Workspace, set_a: str, set_b: str, level: int, d: str,
+                whole: Callable[[str], tuple[int, int]] | None) -> Counts:
+    """Document ``d``'s :data:`Counts` (``whole``: :func:`ui.errors.missed_and_spurious`, the
+    corpus's counts; None: ``d`` categorised alone)."""
+    from core.render.highlight import span_items
+    from core.render.segments import disagreement
+
+    a, b = _ws.sets[set_a], _ws.sets[set_b]
+    gold, pred = span_items(a, d, "G"), span_items(b, d, "P")
+    missed: int | None
+    spurious: int | None
+    if whole is not None:
+        missed, spurious = whole(d)
+    else:
+        cats = err_ui.document_error_table(ws_key, _ws, set_a, set_b, level, d)
+        missed = None if cats is None else cats.counts("reference")["missed"]
+        spurious = None if cats is None else cats.counts("prediction")["spurious"]
+    return (round(disagreement(a.alt_spans(d), b.alt_spans(d), _doc_length(_ws, d, a, b)), 3),
+            missed, spurious, len(gold), len(pred), snippet(_ws.corpus.texts.get(d)))
+
+
+LISTS_AHEAD_CHUNK = 25
+"""Documents :func:`lists_ahead` counts between two looks at the page runs under way."""
+LISTS_AHEAD_COUNTED: collections.Counter[tuple[str, str, str, int]] = collections.Counter()
+"""Documents :func:`lists_ahead` counted, by (workspace key, reference, system, level): tests
+read it."""
+
+
+def lists_ahead(ws: Workspace, ref: str, system: str, level: int,
+                categories: Sequence[str]) -> int:
+    """Fill the caches the Documents page's first run reads when an Errors link opens it on
+    ``system``'s documents holding one of ``categories`` (in this order, the links' order),
+    sorted by id (the list's default): the pair's documents by id (:func:`_by_id`) and, for
+    each category, the :data:`Counts` of the documents its list shows first (the first
+    :data:`DOC_WINDOW` by id, the rows :func:`document_table` builds), into
+    :func:`_document_counts`, which every later list of the pair reads. Runs in a background
+    thread of the server (:func:`ui.errors.documents_ahead`); pauses while a person's page run
+    is under way (:func:`ui.jobs.wait_while_running`), so a run never shares the server's
+    interpreter with it, and a run that comes first computes what it needs itself (the same
+    rows, one cache). Returns how many documents it counted."""
+    by_id = _by_id(ws.key, ws, ref, system)
+    kept = _document_counts(ws.key, ws, ref, system, level)
+    whole = err_ui.missed_and_spurious(ws.key, ws, ref, system, level)
+    counted = 0
+    for category in categories:
+        held = set(err_ui.documents_with(ws, ref, system, level, category, err_ui.ALL) or ())
+        window = [d for d in by_id if d in held][:DOC_WINDOW]
+        todo = [d for d in window if d not in kept]
+        for start in range(0, len(todo), LISTS_AHEAD_CHUNK):
+            jobs.wait_while_running()
+            for d in todo[start:start + LISTS_AHEAD_CHUNK]:
+                if d not in kept:
+                    kept[d] = _counts_row(ws.key, ws, ref, system, level, d, whole)
+                    counted += 1
+    LISTS_AHEAD_COUNTED[(ws.key, ref, system, level)] += counted
+    return counted
 
 
 K_ORDER_SEEN = "doc_order_seen"

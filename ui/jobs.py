@@ -203,6 +203,23 @@ def holding(now: float | None = None) -> bool:
     return hold_until() > now
 
 
+def wait_while_running(at_most: float = HOLD_STRETCH) -> None:
+    """Block the calling thread while a person's page run is under way (any session's, begun
+    less than :data:`HOLD_MAX` ago), at most ``at_most`` seconds: work computed ahead in the
+    server's own process (:func:`ui.documents.lists_ahead`) pauses there, so a page run does
+    not share the interpreter with it. Unlike the worker's hold it does not wait
+    :data:`HOLD_AFTER_RUN` after a run: a thread of this process takes the server's core, not
+    the one the browser draws on."""
+    end = time.monotonic() + at_most
+    with _changed:
+        while True:
+            now = time.monotonic()
+            under_way = [t + HOLD_MAX for t in _runs.values() if t + HOLD_MAX > now]
+            if not under_way or now >= end:
+                return
+            _changed.wait(min(end, *under_way) - now)
+
+
 def hold_until() -> float:
     """Until when (``time.monotonic``) the page runs under way and the last one ended hold later
     jobs, unless a run starts or ends meanwhile: :data:`HOLD_MAX` after the start of each run

@@ -64,3 +64,39 @@ def test_the_grid_is_loaded_on_a_page_without_one_and_reused_by_the_first_grid(
     assert "/documents" in page.url
     assert page.evaluate(GRID) == fetched  # the list's grid is the module loaded ahead
     assert st_ui.app_errors(page) == []
+
+
+# The Documents page's element chunks and the grid's style sheet (issue 29, eighteenth pass)
+AHEAD = ("(stems) => performance.getEntriesByType('resource').map(e => e.name)"
+         ".filter(n => stems.some(s => n.includes('/static/js/' + s + '.')"
+         " || n.includes('/static/css/' + s + '.')))")
+
+
+def test_the_documents_elements_and_the_grids_style_sheet_come_ahead_and_are_reused(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """On the Errors page, which draws none of them, the preload fetches the Documents page's
+    element chunks and links the grid's style sheet; the Documents page that a category's link
+    opens draws its radio, search, list (a grid) and highlights with those same
+    modules and that sheet: nothing fetched twice, the sheet linked once."""
+    stems = [*chart_library.ELEMENTS, *chart_library.STYLES]
+    names = sorted([*chart_library.chunk_names(stems=chart_library.ELEMENTS),
+                    chart_library.chunk_name(stem="DataFrame"),
+                    *chart_library.chunk_names(stems=chart_library.STYLES, ext="css")])
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    page.locator(".st-key-err_table .ss-page-table").wait_for(timeout=60_000)
+    page.wait_for_function("() => window.__spanscopeCharts === 'loaded'", timeout=30_000)
+    assert page.locator("[data-testid='stRadio'], [data-testid='stTextInput']").count() == 0
+    fetched = page.evaluate(AHEAD, stems)
+    assert sorted(f.rsplit("/", 1)[1] for f in fetched) == names
+    page.locator("[class*='st-key-err_open_system_a_'] button").first.click()
+    page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=60_000)
+    page.locator("[data-testid='stRadio']").first.wait_for(timeout=60_000)
+    page.locator("[data-testid='stTextInput']").first.wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/documents" in page.url
+    assert page.evaluate(AHEAD, stems) == fetched  # the page took the modules loaded ahead
+    sheet = chart_library.chunk_names(stems=chart_library.STYLES, ext="css")[0]
+    assert page.evaluate("(n) => [...document.querySelectorAll('link[rel=stylesheet]')]"
+                         ".filter(l => l.href.endsWith('/' + n)).length", sheet) == 1
+    assert st_ui.app_errors(page) == []
