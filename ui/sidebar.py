@@ -121,6 +121,32 @@ SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + 
   new w.MutationObserver(later).observe(w.document.body, {childList: true, subtree: true});
   w.addEventListener("resize", later);
   later();
+  // A tab chosen with an arrow key reruns the page (st.tabs with on_change), and Streamlit
+  // disables every tab while the run it asked for has not started (aria-disabled, no
+  // tabindex): the browser drops the focus of the tab just chosen to the page's body, and the
+  // next arrow key did nothing. The focus goes back to the list's selected tab once it is
+  // enabled again, unless the person has put it somewhere else meanwhile.
+  let lost = null;
+  const regain = () => {
+    if (!lost) return;
+    const active = w.document.activeElement;
+    if (!lost.isConnected || (active && active !== w.document.body)) { lost = null; return; }
+    const tab = lost.querySelector('[role="tab"][aria-selected="true"][tabindex]');
+    if (tab && tab.getAttribute("aria-disabled") !== "true") {
+      lost = null;
+      tab.focus({focusVisible: true});
+    }
+  };
+  w.document.addEventListener("focusout", (event) => {
+    const tab = event.target;
+    if (event.relatedTarget || !tab.closest || !tab.closest('[data-testid="stTab"]')) return;
+    if (tab.getAttribute("aria-disabled") === "true" || !tab.hasAttribute("tabindex")) {
+      lost = tab.closest('[role="tablist"]');
+    }
+  }, true);
+  w.document.addEventListener("pointerdown", () => { lost = null; }, true);
+  new w.MutationObserver(regain).observe(w.document.body, {
+    subtree: true, attributes: true, attributeFilter: ["aria-disabled", "tabindex"]});
 })();
 </script>
 """.replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip() + chart_library.SCRIPT
