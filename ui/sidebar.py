@@ -76,8 +76,41 @@ Streamlit keeps a page link's label on one line and hides the rest, so on a 390 
 note under a table with a score above 1 read "See why on Learn: duplicate predictions push
 recall abo" (bugleft21). The sidebar's links keep their one line."""
 
+STEPS_CARDS_BELOW_REM = 40
+"""Metric differences' steps table (``.st-key-diff_steps_<measure>``) narrower than this
+(640 px: a phone, a narrow window with the sidebar open) draws each step as a card
+(:data:`STEPS_CSS`)."""
+
+_STEPS = "[class*='st-key-diff_steps_']"
+STEPS_CSS = (
+    f"<style>{_STEPS}{{container-type:inline-size}}"
+    f"@container (max-width:{STEPS_CARDS_BELOW_REM}rem){{"
+    f"{_STEPS} table{{display:block;overflow:visible;border:0}}"
+    f"{_STEPS} thead{{display:none}}{_STEPS} tbody{{display:block}}"
+    f"{_STEPS} tr{{display:grid;grid-template-columns:1fr auto auto;gap:.15rem .75rem;"
+    "padding:.6rem 0;border-top:1px solid rgba(128,128,128,.3);background:none}"
+    f"{_STEPS} td{{display:block;border:0;padding:0;text-align:left}}"
+    f"{_STEPS} td:empty{{display:none}}"
+    f"{_STEPS} td:nth-child(1){{grid-area:1/1;font-weight:600}}"
+    f"{_STEPS} td:nth-child(3){{grid-area:1/2;text-align:right}}"
+    f"{_STEPS} td:nth-child(4){{grid-area:1/3;text-align:right}}"
+    f"{_STEPS} td:nth-child(2){{grid-area:2/1/3/-1;font-size:.875rem}}"
+    f"{_STEPS} td:nth-child(5){{grid-area:3/1/4/-1;font-size:.875rem}}"
+    f"{_STEPS} td:nth-child(6){{grid-area:4/1/5/-1;font-size:.875rem}}"
+    f"{_STEPS} td:nth-child(4)::before{{content:'change ';opacity:.75}}"
+    f"{_STEPS} td:nth-child(5)::before{{content:'Rules: ';font-weight:600}}"
+    f"{_STEPS} td:nth-child(6)::before{{content:'What changes: ';font-weight:600}}"
+    + "".join(f".st-key-diff_steps_{key} td:nth-child(3)::before{{content:'{shown} ';"
+              "opacity:.75}" for key, shown in (("f1", "F1"), ("precision", "P"),
+                                                 ("recall", "R")))
+    + "}</style>")
+"""Metric differences' steps table as cards in a narrow block: each step's name, score and
+change on one line, whether it is an official metric, its rules and what changes below, each
+named (the header row is hidden): at 390 px the six columns left the rules a word a line
+(bugleft21). A wider block keeps the table; the Markdown and its numbers are the same."""
+
 SCRIPT = (TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + LINK_CSS + PRIMARY_TEXT_CSS
-          + CHART_INK_CSS + """
+          + CHART_INK_CSS + STEPS_CSS + """
 <script>
 (() => {
   const w = window.parent && window.parent.document ? window.parent : window;
