@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -48,11 +49,35 @@ def small_table(df: pd.DataFrame, *, key: str, mark: bool = False,
     (``ui.sidebar.TABLE_CSS``)."""
     if (len(df) > SMALL_TABLE_ROWS or len(df.columns) > columns
             or not len(df.columns)):
+        # The first column (what the row is: a system, a label, a document) pinned, so that
+        # a grid wider than the page scrolls its numbers under it (bugleft21).
         st.dataframe(above_one.mark(df) if mark else df, hide_index=True, key=key,
-                     placeholder="—")
+                     placeholder="—", column_config=pinned(df, 1))
         return
     with st.container(key=key):
         st.markdown(table_markdown(df, mark=mark))
+
+
+def pinned(df: pd.DataFrame, n: int) -> dict[str, Any]:
+    """A data grid's ``column_config`` that pins the first ``n`` columns of ``df`` at its left
+    edge while the rest scroll sideways (Streamlit's ``pinned``)."""
+    return {str(c): st.column_config.Column(pinned=True) for c in list(df.columns)[:n]}
+
+
+CHAR_PX = 6.6
+"""About the width of a character of a data grid's 14 px type (Source Sans), with room."""
+
+
+def text_width(values: pd.Series, header: str) -> int:
+    """A data grid column's width in pixels that shows the longest of ``values`` (and
+    ``header``) whole: the grid cuts a cell's text at the width it picks by itself (at most
+    some 500 px) with an ellipsis, and Learn's notes are a sentence or two.
+
+    >>> text_width(pd.Series(["a" * 100, None]), "note")
+    684
+    """
+    longest = max([len(header), *(len(str(v)) for v in values if v is not None)])
+    return math.ceil(24 + CHAR_PX * longest)
 
 
 def table_markdown(df: pd.DataFrame, *, mark: bool = False) -> str:
