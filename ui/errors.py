@@ -1328,12 +1328,12 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
     dimension = s2.selectbox("Bucket by", options, key=K_ERR_DIM, bind="query-params",
                              format_func=dimension_name)
     measure = s3.radio("Show", MEASURES, key=K_ERR_MEASURE, bind="query-params")
-    n_boot = int(s4.number_input(state.BOOT_N_LABEL, min_value=100, max_value=10000, step=100,
+    n_boot = int(s4.number_input(results.BOOT_N_LABEL, min_value=100, max_value=10000, step=100,
                                  key=state.K_BOOT_N, persist_state="session",
-                                 help=state.BOOT_N_HELP))
-    seed = int(s5.number_input(state.BOOT_SEED_LABEL, min_value=0, max_value=2**31 - 1, step=1,
+                                 help=results.BOOT_N_HELP))
+    seed = int(s5.number_input(results.BOOT_SEED_LABEL, min_value=0, max_value=2**31 - 1, step=1,
                                key=state.K_SLICE_SEED, persist_state="session",
-                               help=state.BOOT_SEED_HELP + " The slices' seed is their own, not "
+                               help=results.BOOT_SEED_HELP + " The slices' seed is their own, not "
                                "the Scores page's."))
     settings = SliceSettings(metadata, meta_key, n_boot, seed)
     variant = results.chosen_variant(entry)

@@ -30,8 +30,8 @@ from ui import differences as diff
 from ui import exercise, live_class
 from ui import learn_tables as tables
 from ui.escape import md
+from ui.grid_columns import pinned, text_width
 from ui.lazy import lazy_expander
-from ui.small_table import pinned, text_width
 from ui.state import ROOT
 from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import download_buttons

@@ -49,7 +49,7 @@ in the type and cell padding of the page's other tables
 :data:`FOCUS_CSS`. A data grid's scrollbars are drawn the same way, not only while the pointer is
 over the grid: the Scores page's systems grid with its intervals and Learn's scores table run
 past their column at 1,440 px, and nothing showed that they went on (bugleft21; their first
-columns are pinned, :func:`ui.small_table.small_table`)."""
+columns are pinned, :mod:`ui.grid_columns`)."""
 
 FOCUS_CSS = ("<style>[data-testid='stSidebar'] :is(a, button, summary, [role='button'], "
              "[tabindex='0']):focus-visible{outline:2px solid #1c83e1 !important;"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 from numbers import Integral, Real
-from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -20,6 +19,7 @@ import streamlit as st
 from core.render.palette import STATUS_COLOURS
 from ui import above_one
 from ui.escape import attr, md
+from ui.grid_columns import pinned
 
 SMALL_TABLE_ROWS = 12
 """Up to this many rows :func:`small_table` draws a Markdown table, above it a data grid."""
@@ -56,28 +56,6 @@ def small_table(df: pd.DataFrame, *, key: str, mark: bool = False,
         return
     with st.container(key=key):
         st.markdown(table_markdown(df, mark=mark))
-
-
-def pinned(df: pd.DataFrame, n: int) -> dict[str, Any]:
-    """A data grid's ``column_config`` that pins the first ``n`` columns of ``df`` at its left
-    edge while the rest scroll sideways (Streamlit's ``pinned``)."""
-    return {str(c): st.column_config.Column(pinned=True) for c in list(df.columns)[:n]}
-
-
-CHAR_PX = 6.6
-"""About the width of a character of a data grid's 14 px type (Source Sans), with room."""
-
-
-def text_width(values: pd.Series, header: str) -> int:
-    """A data grid column's width in pixels that shows the longest of ``values`` (and
-    ``header``) whole: the grid cuts a cell's text at the width it picks by itself (at most
-    some 500 px) with an ellipsis, and Learn's notes are a sentence or two.
-
-    >>> text_width(pd.Series(["a" * 100, None]), "note")
-    684
-    """
-    longest = max([len(header), *(len(str(v)) for v in values if v is not None)])
-    return math.ceil(24 + CHAR_PX * longest)
 
 
 def table_markdown(df: pd.DataFrame, *, mark: bool = False) -> str:

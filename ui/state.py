@@ -90,13 +90,6 @@ K_SPAN = "span"  # Documents: selected span id ("G3", "P1")
 K_BOOT_N = "boot_n"  # bootstrap resamples
 K_SEED = "seed"  # bootstrap seed (Scores; the URL's ?seed=)
 K_SLICE_SEED = "slice_seed"  # bootstrap seed of the Errors slices (its own: not the Scores seed)
-BOOT_N_LABEL, BOOT_SEED_LABEL = "Bootstrap resamples", "Bootstrap seed"
-"""The bootstrap's two inputs, one wording on every page that draws them (Scores, its paper
-table, the Errors slices): a bare "Seed" or "Resamples" did not say what it seeded or resampled."""
-BOOT_N_HELP = ("How many times the documents are drawn again, with replacement, to estimate each "
-               "95% interval: more resamples give steadier bounds and take longer.")
-BOOT_SEED_HELP = ("The random seed of the bootstrap's draws: the same files, resamples and seed "
-                  "give the same intervals; another seed shows how much they move by chance.")
 K_DATA_MARK = "data"  # the URL's ?data=upload-<digest>: the page shows uploads (ui.query)
 K_SET_NAMES = "set_names"  # {workspace key: {set name as loaded: name given on the Data page}}
 

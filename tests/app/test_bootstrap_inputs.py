@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from ui import errors as err_ui
-from ui import state
+from ui import results, state
 
 
 def _bootstrap_inputs(at) -> dict[str, tuple[str, str]]:
@@ -27,9 +27,9 @@ def test_the_bootstrap_inputs_name_the_bootstrap_and_say_what_they_do(
     assert not at.exception, [e.value for e in at.exception]
     inputs = _bootstrap_inputs(at)
     assert set(inputs) == {state.K_BOOT_N, seed_key}
-    assert inputs[state.K_BOOT_N] == ("Bootstrap resamples", state.BOOT_N_HELP)
+    assert inputs[state.K_BOOT_N] == ("Bootstrap resamples", results.BOOT_N_HELP)
     label, help_ = inputs[seed_key]
-    assert label == "Bootstrap seed" and help_.startswith(state.BOOT_SEED_HELP)
-    assert "same intervals" in help_ and "95% interval" in state.BOOT_N_HELP
+    assert label == "Bootstrap seed" and help_.startswith(results.BOOT_SEED_HELP)
+    assert "same intervals" in help_ and "95% interval" in results.BOOT_N_HELP
     no_bare = [w.label for w in at.number_input if w.label in ("Seed", "Resamples")]
     assert no_bare == []

@@ -9,6 +9,7 @@ import json
 
 import pandas as pd
 
+from ui import grid_columns as grid_ui
 from ui import sidebar
 from ui import small_table as small
 
@@ -36,14 +37,14 @@ def test_learns_scores_pin_the_run_and_show_every_note_whole(make_app) -> None:
     assert [k for k, v in config.items() if v.get("pinned")] == ["metric", "variant"]
     for column in ("P = Σ C(s,t,|s|) / |S|", "R = Σ C(s,t,|t|) / |T|", "note"):
         longest = max(len(str(v)) for v in [column, *df[column].dropna()])
-        assert config[column]["width"] >= small.CHAR_PX * longest, column
+        assert config[column]["width"] >= grid_ui.CHAR_PX * longest, column
 
 
 def test_pinned_and_text_width() -> None:
     df = pd.DataFrame({"a": [1], "b": ["xy"], "c": [None]})
-    assert list(small.pinned(df, 2)) == ["a", "b"]
-    assert small.text_width(df["b"], "b") == 24 + 14  # two characters of 6.6 px, rounded up
-    assert small.text_width(df["c"], "header") == 24 + 40
+    assert list(grid_ui.pinned(df, 2)) == ["a", "b"]
+    assert grid_ui.text_width(df["b"], "b") == 24 + 14  # two characters of 6.6 px, rounded up
+    assert grid_ui.text_width(df["c"], "header") == 24 + 40
 
 
 def test_a_data_grids_scrollbar_is_drawn_without_a_hover() -> None:
