@@ -19,6 +19,23 @@ from dataclasses import dataclass
 from core.render import highlight
 from core.render.html import esc
 
+STACK_BELOW_REM = 36
+"""A block narrower than this (576 px: a phone, or a narrow window with the sidebar open) draws
+each lane's name above its text instead of beside it: beside it, the name's column of 7 em left
+the text some 140 px of a 390 px phone, two or three words a line (bugleft21)."""
+
+LANES_CSS = (
+    "<style>.cur-lanes-box{container-type:inline-size}"
+    ".cur-lanes{display:grid;grid-template-columns:minmax(7em,11em) 1fr;gap:4px 10px;"
+    "align-items:start}"
+    f"@container (max-width:{STACK_BELOW_REM}rem){{.cur-lanes{{grid-template-columns:1fr;"
+    "gap:0}.cur-lanes>.cur-lane-name{padding-top:10px}"
+    ".cur-lanes>.cur-lane-name br{display:none}"
+    ".cur-lanes>.cur-lane-name span::before{content:' · '}}</style>")
+"""The lanes' grid: name beside text, or above it in a block narrower than
+:data:`STACK_BELOW_REM` (a container query on the block, so the sidebar's width counts), the
+name and its note then on one line."""
+
 CONTEXT_CHARS = 160
 """Characters drawn on either side of the shown disputed span and its members' spans: a
 sentence or two, enough to judge the span, few enough that a key redraws little."""
@@ -81,13 +98,13 @@ def lanes_html(text: str | None, lanes: Sequence[Lane], colours: dict[str, str],
         used.update(lab for it in items for lab in it.labels)
         body = highlight.render_lanes(shown, items, colours, partners=lane.marked,
                                       dom_id=lane.dom_id)
-        rows.append(f'<div style="font-size:0.85em;padding-top:6px"><b>{esc(lane.name)}</b>'
-                    f'<br><span style="opacity:0.75">{esc(lane.note)}</span></div>'
-                    f'<div>{body}</div>')
+        rows.append(f'<div class="cur-lane-name" style="font-size:0.85em;padding-top:6px">'
+                    f'<b>{esc(lane.name)}</b><br><span style="opacity:0.75">{esc(lane.note)}'
+                    f'</span></div><div>{body}</div>')
     cut = ""
     if window is not None and text is not None and (a > 0 or b < len(text)):
         cut = (f'<div style="font-size:0.8em;opacity:0.75">Characters {a:,}–{b:,} of '
                f'{len(text):,} (the whole document: “Show the whole document” below)</div>')
-    return (f'<div id="{esc(dom_id)}">{caption}{cut}{highlight.legend(colours, used)}'
-            '<div style="display:grid;grid-template-columns:minmax(7em,11em) 1fr;'
-            f'gap:4px 10px;align-items:start">{"".join(rows)}</div></div>')
+    return (f'{LANES_CSS}<div id="{esc(dom_id)}" class="cur-lanes-box">{caption}{cut}'
+            f'{highlight.legend(colours, used)}<div class="cur-lanes">{"".join(rows)}</div>'
+            '</div>')

@@ -694,7 +694,8 @@ def rule_path(ws: Workspace, c: Choice) -> None:
     # A Markdown table, not a data grid: a grid costs the browser 15-30 ms of its main thread
     # on every visit, and its narrow columns cut the rules and reasons (issue 29, eleventh
     # pass). The downloads hold every number at full precision, one click further.
-    with st.container(key="diff_steps"):
+    # Keyed by the measure: on a phone the cards name the score's measure (ui.sidebar.STEPS_CSS).
+    with st.container(key=f"diff_steps_{c.measure}"):
         st.markdown(steps_markdown(table, c.measure))
     download_menu(table, f"metric_path_{c.system}", key="dl_diff_steps")
 

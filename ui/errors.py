@@ -1360,7 +1360,8 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
     intervals; a bar opens the documents behind it. Returns the settings the report reuses."""
     st.header("Slices: scores per bucket")
     metadata, meta_key = _metadata()
-    s1, s2, s3, s4, s5 = st.columns([2, 3, 1, 1, 1])
+    # "Bootstrap resamples" and its help on one line at 1,440 px, beside the seed's input
+    s1, s2, s3, s4, s5 = st.columns([2, 2.4, 0.8, 1.5, 1.3])
     metric = s1.radio("Metric", list(SLICE_METRICS), key=K_ERR_METRIC, bind="query-params",
                       horizontal=True,
                       help="; ".join(f"{m}: {registry.get(m).description}"
@@ -1375,10 +1376,13 @@ def slices(ws: state.Workspace, s: Setup) -> SliceSettings:
     dimension = s2.selectbox("Bucket by", options, key=K_ERR_DIM, bind="query-params",
                              format_func=dimension_name)
     measure = s3.radio("Show", MEASURES, key=K_ERR_MEASURE, bind="query-params")
-    n_boot = int(s4.number_input("Resamples", min_value=100, max_value=10000, step=100,
-                                 key=state.K_BOOT_N, persist_state="session"))
-    seed = int(s5.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1,
-                               key=state.K_SLICE_SEED, persist_state="session"))
+    n_boot = int(s4.number_input(results.BOOT_N_LABEL, min_value=100, max_value=10000, step=100,
+                                 key=state.K_BOOT_N, persist_state="session",
+                                 help=results.BOOT_N_HELP))
+    seed = int(s5.number_input(results.BOOT_SEED_LABEL, min_value=0, max_value=2**31 - 1, step=1,
+                               key=state.K_SLICE_SEED, persist_state="session",
+                               help=results.BOOT_SEED_HELP + " The slices' seed is their own, not "
+                               "the Scores page's."))
     settings = SliceSettings(metadata, meta_key, n_boot, seed)
     variant = results.chosen_variant(entry)
     slices_on = s.n_docs <= FILTER_AUTO_DOCS or st.toggle(

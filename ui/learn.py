@@ -30,6 +30,7 @@ from ui import differences as diff
 from ui import exercise, live_class
 from ui import learn_tables as tables
 from ui.escape import md
+from ui.grid_columns import pinned, text_width
 from ui.lazy import lazy_expander
 from ui.state import ROOT
 from ui.theme import EITHER_GREY, theme_ink
@@ -500,8 +501,14 @@ def scores(e: Edited) -> None:
     before = [*e.original.runs, None]
     for tile, row, run0 in zip(tiles, rows_scores, before, strict=True):
         _tile(tile, row, run0, e)
+    # Wider than the page at 1,440 px (the sums and notes): the run's metric and variant stay
+    # pinned while the rest scrolls under a visible scrollbar (ui.sidebar.TABLE_CSS).
     st.dataframe(scores_df, hide_index=True, key="learn_scores", column_config={
-        k: st.column_config.NumberColumn(k, format="%.4f") for k in ("P", "R", "F1")},
+        **pinned(scores_df, 2),
+        **{k: st.column_config.NumberColumn(k, format="%.4f") for k in ("P", "R", "F1")},
+        # the sums and the note whole, not cut with an ellipsis at the grid's own width
+        **{str(k): st.column_config.TextColumn(str(k), width=text_width(scores_df[k], str(k)))
+           for k in list(scores_df.columns)[6:]}},
                  placeholder="—")
     download_buttons(scores_df, f"scores_{e.sid}", key="dl_learn_scores")
 

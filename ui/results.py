@@ -38,6 +38,15 @@ from core.render.highlight import span_items
 from ui.escape import md
 from ui.state import DEFAULTS, Workspace, variant_key
 
+BOOT_N_LABEL, BOOT_SEED_LABEL = "Bootstrap resamples", "Bootstrap seed"
+"""The bootstrap's two inputs, one wording on every page that draws them (Scores, its paper
+table, the Errors slices): a bare "Seed" or "Resamples" did not say what it seeded or resampled."""
+BOOT_N_HELP = ("How many times the documents are drawn again, with replacement, to estimate each "
+               "95% interval: more resamples give steadier bounds and take longer.")
+BOOT_SEED_HELP = ("The random seed of the bootstrap's draws: the same files, resamples and seed "
+                  "give the same intervals; another seed shows how much they move by chance.")
+
+
 # ---- the metric choice --------------------------------------------------------------------------
 
 

@@ -136,10 +136,10 @@ def setup(ws: Workspace) -> Setup:
 def bootstrap_inputs() -> tuple[int, int]:
     """The bootstrap's resamples and seed (session-wide, shared with other pages)."""
     b1, b2, _spacer = st.columns([1, 1, 2])
-    n_boot = b1.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
-                             key=state.K_BOOT_N, persist_state="session")
-    seed = b2.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=state.K_SEED,
-                           persist_state="session")
+    n_boot = b1.number_input(results.BOOT_N_LABEL, min_value=100, max_value=10000, step=100,
+                             key=state.K_BOOT_N, persist_state="session", help=results.BOOT_N_HELP)
+    seed = b2.number_input(results.BOOT_SEED_LABEL, min_value=0, max_value=2**31 - 1, step=1,
+                           key=state.K_SEED, persist_state="session", help=results.BOOT_SEED_HELP)
     return int(n_boot), int(seed)
 
 

@@ -32,6 +32,8 @@ TABLE_CSS = ("<style>[data-testid='stMarkdownContainer'] table"
              ":is(.st-key-overview_table,.st-key-home_overview) th{white-space:nowrap}"
              ":is(.st-key-overview_table,.st-key-home_overview) table{font-size:.875rem}"
              ":is(.st-key-overview_table,.st-key-home_overview) :is(th,td){padding:.4rem .5rem}"
+             "[data-testid='stDataFrame'] .dvn-scroller{scrollbar-color:rgba(128,128,128,.7) "
+             "rgba(128,128,128,.15)}"
              "[data-testid='stMarkdownContainer']>table:focus-visible"
              "{outline:2px solid #1c83e1;outline-offset:2px}</style>")
 """Markdown tables scroll sideways within the page's width, as a data grid does, instead of
@@ -44,7 +46,10 @@ Scores and the Overview keep each header on one line (:data:`ui.small_table.NOWR
 in the type and cell padding of the page's other tables
 (:data:`ui.small_table.PAGE_TABLE_CSS`), so that all their columns fit the page's column at
 1,440 px. A table that scrolls takes the keyboard's focus (:data:`SCRIPT`), with the ring of
-:data:`FOCUS_CSS`."""
+:data:`FOCUS_CSS`. A data grid's scrollbars are drawn the same way, not only while the pointer is
+over the grid: the Scores page's systems grid with its intervals and Learn's scores table run
+past their column at 1,440 px, and nothing showed that they went on (bugleft21; their first
+columns are pinned, :mod:`ui.grid_columns`)."""
 
 FOCUS_CSS = ("<style>[data-testid='stSidebar'] :is(a, button, summary, [role='button'], "
              "[tabindex='0']):focus-visible{outline:2px solid #1c83e1 !important;"
@@ -69,7 +74,48 @@ it (1.75 and 1.5 rem in the page, 1.125 rem in the sidebar), as the sections loo
 were ``st.subheader``: the outline is fixed, the pages look no louder (docs/dashboard.md,
 "Accessibility")."""
 
-SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + CHART_INK_CSS + """
+LINK_CSS = ("<style>[data-testid='stMain'] [data-testid='stPageLink-NavLink'] "
+            ":is(span, div, p){white-space:normal;overflow:visible}</style>")
+"""A page link in the page wraps a label longer than the page's width onto a second line:
+Streamlit keeps a page link's label on one line and hides the rest, so on a 390 px phone the
+note under a table with a score above 1 read "See why on Learn: duplicate predictions push
+recall abo" (bugleft21). The sidebar's links keep their one line."""
+
+STEPS_CARDS_BELOW_REM = 40
+"""Metric differences' steps table (``.st-key-diff_steps_<measure>``) narrower than this
+(640 px: a phone, a narrow window with the sidebar open) draws each step as a card
+(:data:`STEPS_CSS`)."""
+
+_STEPS = "[class*='st-key-diff_steps_']"
+STEPS_CSS = (
+    f"<style>{_STEPS}{{container-type:inline-size}}"
+    f"@container (max-width:{STEPS_CARDS_BELOW_REM}rem){{"
+    f"{_STEPS} table{{display:block;overflow:visible;border:0}}"
+    f"{_STEPS} thead{{display:none}}{_STEPS} tbody{{display:block}}"
+    f"{_STEPS} tr{{display:grid;grid-template-columns:1fr auto auto;gap:.15rem .75rem;"
+    "padding:.6rem 0;border-top:1px solid rgba(128,128,128,.3);background:none}"
+    f"{_STEPS} td{{display:block;border:0;padding:0;text-align:left}}"
+    f"{_STEPS} td:empty{{display:none}}"
+    f"{_STEPS} td:nth-child(1){{grid-area:1/1;font-weight:600}}"
+    f"{_STEPS} td:nth-child(3){{grid-area:1/2;text-align:right}}"
+    f"{_STEPS} td:nth-child(4){{grid-area:1/3;text-align:right}}"
+    f"{_STEPS} td:nth-child(2){{grid-area:2/1/3/-1;font-size:.875rem}}"
+    f"{_STEPS} td:nth-child(5){{grid-area:3/1/4/-1;font-size:.875rem}}"
+    f"{_STEPS} td:nth-child(6){{grid-area:4/1/5/-1;font-size:.875rem}}"
+    f"{_STEPS} td:nth-child(4)::before{{content:'change ';opacity:.75}}"
+    f"{_STEPS} td:nth-child(5)::before{{content:'Rules: ';font-weight:600}}"
+    f"{_STEPS} td:nth-child(6)::before{{content:'What changes: ';font-weight:600}}"
+    + "".join(f".st-key-diff_steps_{key} td:nth-child(3)::before{{content:'{shown} ';"
+              "opacity:.75}" for key, shown in (("f1", "F1"), ("precision", "P"),
+                                                 ("recall", "R")))
+    + "}</style>")
+"""Metric differences' steps table as cards in a narrow block: each step's name, score and
+change on one line, whether it is an official metric, its rules and what changes below, each
+named (the header row is hidden): at 390 px the six columns left the rules a word a line
+(bugleft21). A wider block keeps the table; the Markdown and its numbers are the same."""
+
+SCRIPT = (TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + LINK_CSS + PRIMARY_TEXT_CSS
+          + CHART_INK_CSS + STEPS_CSS + """
 <script>
 (() => {
   const w = window.parent && window.parent.document ? window.parent : window;
@@ -121,9 +167,35 @@ SCRIPT = TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + PRIMARY_TEXT_CSS + 
   new w.MutationObserver(later).observe(w.document.body, {childList: true, subtree: true});
   w.addEventListener("resize", later);
   later();
+  // A tab chosen with an arrow key reruns the page (st.tabs with on_change), and Streamlit
+  // disables every tab while the run it asked for has not started (aria-disabled, no
+  // tabindex): the browser drops the focus of the tab just chosen to the page's body, and the
+  // next arrow key did nothing. The focus goes back to the list's selected tab once it is
+  // enabled again, unless the person has put it somewhere else meanwhile.
+  let lost = null;
+  const regain = () => {
+    if (!lost) return;
+    const active = w.document.activeElement;
+    if (!lost.isConnected || (active && active !== w.document.body)) { lost = null; return; }
+    const tab = lost.querySelector('[role="tab"][aria-selected="true"][tabindex]');
+    if (tab && tab.getAttribute("aria-disabled") !== "true") {
+      lost = null;
+      tab.focus({focusVisible: true});
+    }
+  };
+  w.document.addEventListener("focusout", (event) => {
+    const tab = event.target;
+    if (event.relatedTarget || !tab.closest || !tab.closest('[data-testid="stTab"]')) return;
+    if (tab.getAttribute("aria-disabled") === "true" || !tab.hasAttribute("tabindex")) {
+      lost = tab.closest('[role="tablist"]');
+    }
+  }, true);
+  w.document.addEventListener("pointerdown", () => { lost = null; }, true);
+  new w.MutationObserver(regain).observe(w.document.body, {
+    subtree: true, attributes: true, attributeFilter: ["aria-disabled", "tabindex"]});
 })();
 </script>
-""".replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip() + chart_library.SCRIPT
+""").replace("PHONE_MAX_PX", str(PHONE_MAX_PX)).strip() + chart_library.SCRIPT
 """The listener, the one script of our own on every page, after the styles (tests that
 check that no script from a file reaches the page leave this one out), and the charts'
 library loaded ahead of the first chart (:data:`ui.chart_library.SCRIPT`)."""

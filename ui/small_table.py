@@ -19,6 +19,7 @@ import streamlit as st
 from core.render.palette import STATUS_COLOURS
 from ui import above_one
 from ui.escape import attr, md
+from ui.grid_columns import pinned
 
 SMALL_TABLE_ROWS = 12
 """Up to this many rows :func:`small_table` draws a Markdown table, above it a data grid."""
@@ -48,8 +49,10 @@ def small_table(df: pd.DataFrame, *, key: str, mark: bool = False,
     (``ui.sidebar.TABLE_CSS``)."""
     if (len(df) > SMALL_TABLE_ROWS or len(df.columns) > columns
             or not len(df.columns)):
+        # The first column (what the row is: a system, a label, a document) pinned, so that
+        # a grid wider than the page scrolls its numbers under it (bugleft21).
         st.dataframe(above_one.mark(df) if mark else df, hide_index=True, key=key,
-                     placeholder="—")
+                     placeholder="—", column_config=pinned(df, 1))
         return
     with st.container(key=key):
         st.markdown(table_markdown(df, mark=mark))

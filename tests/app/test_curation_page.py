@@ -777,3 +777,22 @@ def test_annotators_read_from_uima_cas_json_get_the_curated_set_as_webanno_tsv()
     a = state.FileReport("a", "uima-json", "annotator", "a", TEXTS, (SETS[0],))
     ws = state.build_workspace([a], key="k", title="t", shareable=False)
     assert cur.source_format(ws, ["ann1"]) == "webanno-tsv"
+
+
+def test_the_lanes_draw_their_names_above_the_text_in_a_narrow_block() -> None:
+    from core.render import highlight
+    from ui import curation_lanes as lanes
+
+    # bugleft21: beside the text, a name's column of 7 em left a phone's lane two or three words
+    # a line; a container query on the block stacks them below STACK_BELOW_REM
+    text = "The mayor's reckless plan will bankrupt every family."
+    items = highlight.span_items(AnnotationSet("a", {"d": (Span(12, 20, "Fear"),)}), "d", "A")
+    block = lanes.lanes_html(text, [lanes.Lane("a", "1 span(s)", items, [], "x"),
+                                    lanes.Lane("b", "0 span(s)", [], [], "y")],
+                             highlight.label_colours(["Fear"]))
+    assert block.startswith(lanes.LANES_CSS)
+    assert 'class="cur-lanes-box"' in block and block.count('class="cur-lane-name"') == 2
+    assert "container-type:inline-size" in lanes.LANES_CSS
+    assert (f"@container (max-width:{lanes.STACK_BELOW_REM}rem)"
+            "{.cur-lanes{grid-template-columns:1fr") in lanes.LANES_CSS
+    assert "grid-template-columns:minmax(7em,11em) 1fr" in lanes.LANES_CSS  # wide: beside

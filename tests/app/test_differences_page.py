@@ -509,3 +509,32 @@ def test_the_mafalda_variant_sits_in_a_popover_and_a_link_still_sets_it(make_app
     want = differences.metric_path(sets[0], sets[1], mafalda_variant="metrics-py")
     assert len(steps) == len(want)
     assert list(steps["R"]) == pytest.approx([s.value("recall") for s in want], abs=SHOWN)
+
+
+@pytest.mark.parametrize("measure", ["F1", "P", "R"])
+def test_the_steps_table_sits_in_a_container_of_its_measure_named_by_the_phone_cards(
+        make_app, measure: str) -> None:
+    # bugleft21: on a phone the steps are cards (ui.sidebar.STEPS_CSS) whose score is named
+    # by the container's key
+    from ui import sidebar
+
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": measure})
+    assert not at.exception, [e.value for e in at.exception]
+    attr = diff.SHOWN_MEASURES[measure]
+    keys: list[str] = []
+
+    def walk(node: Any) -> None:  # every block's id ends with its key
+        if type(node).__name__ == "Block":
+            keys.append(str(node.proto.id))
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    assert [k for k in keys if "-diff_steps_" in k] == [k for k in keys
+                                                      if k.endswith("-diff_steps_" + attr)]
+    assert len([k for k in keys if k.endswith("-diff_steps_" + attr)]) == 1
+    assert any(str(m.value).startswith("| step |") for m in at.markdown)
+    assert (f".st-key-diff_steps_{attr} td:nth-child(3)::before{{content:'{measure} '"
+            in sidebar.STEPS_CSS)
+    assert sidebar.STEPS_CSS in sidebar.SCRIPT
+    assert set(diff.MEASURES) == {"f1", "precision", "recall"}  # the style names each one

@@ -181,3 +181,28 @@ def test_the_match_and_boundaries_pickers_show_their_whole_option_text(
               if (getComputedStyle(e).opacity !== '1') return false;
             return true; }""", timeout=10_000)
         st_ui.shot(page, f"curation_match_help_{width}px")
+
+
+LANES = """() => { const box = document.querySelector('#cur-context .cur-lanes');
+  const names = [...box.querySelectorAll(':scope > .cur-lane-name')];
+  return {box: box.getBoundingClientRect().width,
+          lanes: names.map(n => [n.getBoundingClientRect().left,
+                                 n.nextElementSibling.getBoundingClientRect().left,
+                                 n.nextElementSibling.getBoundingClientRect().width])}; }"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_lanes_stack_their_names_on_a_phone_and_keep_them_beside_on_a_desktop(
+        browser: Any, app_url: str, st_ui: Any, width: int) -> None:
+    # bugleft21: at 390 px the names' column left each lane's text some 140 px of 358
+    with st_ui.session(browser, {"width": width, "height": 900}) as page:
+        _open(page, app_url, st_ui)
+        page.locator("#cur-context").scroll_into_view_if_needed()
+        got = page.evaluate(LANES)
+        st_ui.shot(page, f"curation_lanes_{width}px")
+    assert len(got["lanes"]) >= 4  # three annotators, the proposal (and the curated set)
+    for name_left, text_left, text_width in got["lanes"]:
+        if width == 390:  # the name above its text, the text as wide as the block
+            assert abs(text_left - name_left) <= 1 and text_width >= got["box"] - 1, got
+        else:  # the name beside its text
+            assert text_left > name_left + 80 and text_width < got["box"] - 80, got

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import new_page
 from tests.servers import running
 
 pytestmark = pytest.mark.e2e
@@ -51,8 +50,8 @@ def _decisions(page: Any, st_ui: Any, path: Path) -> list[dict[str, str]]:
 
 def test_accept_every_remaining_proposal_gives_every_span_its_proposal(
         browser: Any, st_ui: Any, tmp_path: Path) -> None:
-    with _server(tmp_path / "store.sqlite", tmp_path) as server:
-        context, page = new_page(browser, VIEWPORT)
+    with (_server(tmp_path / "store.sqlite", tmp_path) as server,
+          st_ui.session(browser, VIEWPORT) as page):
         total = _open(page, server.url, st_ui)
         assert total >= 3 and page.get_by_test_id("stMultiSelect").first.inner_text().count(
             "annotator_") == 3  # the sample's three annotators
@@ -79,14 +78,12 @@ def test_accept_every_remaining_proposal_gives_every_span_its_proposal(
         assert sorted({r["action"] for r in disputed}) == ["accept", "accept-all"]
         assert any(r["decision"] == "drop" for r in disputed)  # the bug: drops stay drops
         assert st_ui.app_errors(page) == []
-        context.close()
 
 
 def test_a_killed_server_loses_no_decision(browser: Any, st_ui: Any, tmp_path: Path) -> None:
     store = tmp_path / "store.sqlite"
     made: list[dict[str, str]]
-    with _server(store, tmp_path) as server:
-        context, page = new_page(browser, VIEWPORT)
+    with _server(store, tmp_path) as server, st_ui.session(browser, VIEWPORT) as page:
         total = _open(page, server.url, st_ui)
         for i, key in enumerate(["a", "x", "k", "x"], 1):  # accept, drop, keep, drop
             page.get_by_role("heading", name="Disputed spans").click()  # focus off fields
@@ -98,9 +95,7 @@ def test_a_killed_server_loses_no_decision(browser: Any, st_ui: Any, tmp_path: P
         assert [r["action"] for r in made] == ["accept", "drop", "keep", "drop"]
         server.process.kill()  # SIGKILL: no shutdown, no flush, nothing downloaded
         server.process.wait(timeout=30)
-        context.close()
-    with _server(store, tmp_path) as again:
-        context, page = new_page(browser, VIEWPORT)
+    with _server(store, tmp_path) as again, st_ui.session(browser, VIEWPORT) as page:
         assert _open(page, again.url, st_ui) == total
         assert _metric(page, "Decided") == f"4 / {total}"
         after = [r for r in _decisions(page, st_ui, tmp_path / "after.csv")
@@ -108,4 +103,3 @@ def test_a_killed_server_loses_no_decision(browser: Any, st_ui: Any, tmp_path: P
         assert after == made
         st_ui.shot(page, "curation_after_restart")
         assert st_ui.app_errors(page) == []
-        context.close()

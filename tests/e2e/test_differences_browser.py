@@ -83,3 +83,38 @@ def test_clicking_a_scatter_point_opens_that_text(
     assert "metric=mafalda" in page.url  # the Documents page opens under MAFALDA
     assert st_ui.value(page, "Document (") in {str(d) for d in range(1, 11)}
     assert st_ui.app_errors(page) == []
+
+
+STEP_CARDS = """() => { const t = document.querySelector('.st-key-diff_steps_f1 table');
+  const rows = [...t.querySelectorAll('tbody tr')];
+  const cut = [t, ...t.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1);
+  return {width: t.getBoundingClientRect().width, scroll: t.scrollWidth, cut,
+          head: getComputedStyle(t.querySelector('thead')).display,
+          rows: rows.map(r => ({width: r.getBoundingClientRect().width, display:
+                                getComputedStyle(r).display, text: r.innerText,
+                                score: getComputedStyle(r.children[2], '::before').content}))};
+}"""
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_the_steps_table_is_cards_on_a_phone_and_a_table_on_a_desktop(
+        app_url: str, browser: Any, st_ui: SimpleNamespace, width: int) -> None:
+    # bugleft21: at 390 px the six columns left the rules and reasons a word a line
+    with st_ui.session(browser, {"width": width, "height": 900}) as page:
+        st_ui.open_page(page, app_url, "differences?b=system_a&measure=F1")
+        table = page.locator(".st-key-diff_steps_f1 table")
+        table.wait_for(timeout=60_000)
+        table.scroll_into_view_if_needed()
+        got = page.evaluate(STEP_CARDS)
+        st_ui.shot(page, f"differences_steps_{width}px")
+        assert st_ui.app_errors(page) == []
+    assert len(got["rows"]) >= 6 and not got["cut"], got
+    assert got["scroll"] <= got["width"] + 1, got  # nothing to scroll to
+    if width == 390:  # a card per step: named score and change, rules and reasons below
+        assert got["head"] == "none", got
+        for row in got["rows"]:
+            assert row["display"] == "grid" and row["width"] >= got["width"] - 1, row
+            assert row["score"] == '"F1 "' and "Rules: " not in row["text"], row
+            assert "change " not in row["text"]  # the labels are the style's, not the data's
+    else:  # the table as it was
+        assert got["head"] != "none" and all(r["display"] == "table-row" for r in got["rows"])

@@ -4,6 +4,7 @@ filtered to the documents behind it, with the spans' categories marked."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -165,3 +166,29 @@ def test_the_slice_charts_whiskers_follow_the_browser_theme(
         assert dark and set(dark) == {"rgb(237, 235, 232)"}, dark  # DARK_INK
         page.locator(chart).scroll_into_view_if_needed()
         st_ui.shot(page, "errors_slices_dark_after_switch")
+
+
+_CUT = "e => [e, ...e.querySelectorAll('*')].some(x => x.scrollWidth > x.clientWidth + 1)"
+
+
+@pytest.mark.parametrize("path", ["errors?edim=label", "scores"])
+def test_the_bootstrap_inputs_read_bootstrap_resamples_and_seed_whole_and_level(
+        browser: Any, app_url: str, st_ui: Any, path: str) -> None:
+    # bugleft21: "Seed" (both pages) and "Resamples" (Errors) did not say they were the
+    # bootstrap's; on Errors the longer label must not wrap and push its input down
+    with st_ui.session(browser, {"width": 1440, "height": 900}) as page:
+        st_ui.open_page(page, app_url, path)
+        seed = page.get_by_test_id("stNumberInput").filter(has_text="Bootstrap seed").first
+        seed.wait_for(timeout=60_000)
+        seed.scroll_into_view_if_needed()
+        resamples = page.get_by_test_id("stNumberInput").filter(
+            has_text="Bootstrap resamples").first
+        for box in (seed, resamples):
+            label = box.get_by_test_id("stWidgetLabel")
+            assert not label.evaluate(_CUT), label.inner_text()
+        tops = [b.locator("input").bounding_box()["y"] for b in (resamples, seed)]
+        assert abs(tops[0] - tops[1]) <= 1, tops  # side by side, level
+        assert page.get_by_test_id("stNumberInput").filter(
+            has_text=re.compile(r"^(Seed|Resamples)\b")).count() == 0
+        st_ui.shot(page, f"bootstrap_inputs_{path.split('?')[0]}")
+        assert st_ui.app_errors(page) == []
