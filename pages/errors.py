@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import errors
+from ui import documents, errors
 from ui.current import workspace_or_stop
 
 st.title("🔍 Errors")
@@ -18,6 +18,9 @@ categories, chart, per_label, spans, slices = errors.tabs()
 if categories.open is not False:
     with categories, st.container(key="err_categories"):
         errors.categories(ws, setup)
+        # their links' Documents lists filled ahead, in the background (docs/performance.md,
+        # issue 29, eighteenth pass)
+        documents.errors_ahead(ws, setup)
         errors.schemas(ws, setup)
 if chart.open is not False:
     with chart:

@@ -5,9 +5,11 @@ calls in order. Scores come from :mod:`ui.results`, error categories from :mod:`
 from __future__ import annotations
 
 import collections
+import contextlib
 import dataclasses
 import functools
 import re
+import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -336,7 +338,7 @@ def lists_ahead(ws: Workspace, ref: str, system: str, level: int,
     each category, the :data:`Counts` of the documents its list shows first (the first
     :data:`DOC_WINDOW` by id, the rows :func:`document_table` builds), into
     :func:`_document_counts`, which every later list of the pair reads. Runs in a background
-    thread of the server (:func:`ui.errors.documents_ahead`); pauses while a person's page run
+    thread of the server (:func:`errors_ahead`); pauses while a person's page run
     is under way (:func:`ui.jobs.wait_while_running`), so a run never shares the server's
     interpreter with it, and a run that comes first computes what it needs itself (the same
     rows, one cache). Returns how many documents it counted."""
@@ -356,6 +358,50 @@ def lists_ahead(ws: Workspace, ref: str, system: str, level: int,
                     counted += 1
     LISTS_AHEAD_COUNTED[(ws.key, ref, system, level)] += counted
     return counted
+
+
+LISTS_AHEAD_DOCS = err_ui.FILTER_AUTO_DOCS
+"""From this many documents on (a set's), the Errors page has this page's lists of its links
+filled ahead (:func:`errors_ahead`)."""
+_lists_started: dict[tuple[str, str, tuple[str, ...], int], threading.Thread | None] = {}
+"""The lists filled ahead in this process: (workspace key, reference, systems, level) -> the
+thread that fills them (:func:`errors_ahead`)."""
+_lists_lock = threading.Lock()
+LISTS_THREAD = "spanscope-lists-ahead"
+
+
+def errors_ahead(ws: Workspace, s: err_ui.Setup) -> threading.Thread | None:
+    """Called by the Errors page once its category links are drawn (``pages/errors.py``, which
+    imports this module: it is imported before the first click); once per workspace,
+    reference, systems and level in this process, from :data:`LISTS_AHEAD_DOCS` documents on:
+    a background thread that fills what this page's first run reads when one of those links
+    opens it (:func:`lists_ahead`: the pair's documents by id, and the rows of each category's
+    list), system by system, each system's categories in the links' order. The
+    first Errors → Documents click of a session computed them in its run: 0.1 s of the
+    server's CPU at 10,000 documents that the later clicks did not pay (docs/performance.md,
+    issue 29, eighteenth pass). Returns the thread, or None when there is nothing to start."""
+    if s.n_docs < LISTS_AHEAD_DOCS:
+        return None
+    key = (ws.key, s.ref, tuple(s.systems), s.level)
+    with _lists_lock:
+        if key in _lists_started:
+            return None
+        _lists_started[key] = None
+    todo = [(system, [c for c, n in err_ui.category_documents(ws.key, ws, s.ref, system,
+                                                              s.level).items() if n])
+            for system in s.systems]
+
+    def work() -> None:
+        for system, cats in todo:
+            if cats:
+                # An error here is the page's to meet when it computes the same rows.
+                with contextlib.suppress(Exception):
+                    lists_ahead(ws, s.ref, system, s.level, cats)
+
+    thread = threading.Thread(target=work, name=LISTS_THREAD, daemon=True)
+    _lists_started[key] = thread
+    thread.start()
+    return thread
 
 
 K_ORDER_SEEN = "doc_order_seen"

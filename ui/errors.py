@@ -12,9 +12,7 @@ by the browser with Plotly's own export (:func:`ui.widgets.chart_image`), offlin
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -1097,52 +1095,6 @@ def category_links(ws: state.Workspace, s: Setup) -> None:
                            args=(ws, s.ref, s.level, system, category),
                            help=f"Open the Documents page on the {n:,} document(s) holding "
                            f"{category} spans ({CATEGORY_HELP[category]})")
-    documents_ahead(ws, s)
-
-
-LISTS_AHEAD_DOCS = FILTER_AUTO_DOCS
-"""From this many documents on (a set's), the Errors page fills the Documents page's lists of
-its links ahead (:func:`documents_ahead`)."""
-_lists_started: dict[tuple[str, str, tuple[str, ...], int], threading.Thread | None] = {}
-"""The lists filled ahead in this process: (workspace key, reference, systems, level) -> the
-thread that fills them (:func:`documents_ahead`)."""
-_lists_lock = threading.Lock()
-LISTS_THREAD = "spanscope-lists-ahead"
-
-
-def documents_ahead(ws: state.Workspace, s: Setup) -> threading.Thread | None:
-    """Once per workspace, reference, systems and level in this process, from
-    :data:`LISTS_AHEAD_DOCS` documents on: a background thread that imports the Documents
-    page's module and fills what its first run reads when one of this page's links opens it
-    (:func:`ui.documents.lists_ahead`: the pair's documents by id, and the rows of each
-    category's list), system by system, each system's categories in the links' order. The
-    first Errors → Documents click of a session computed them in its run: 0.1 s of the
-    server's CPU at 10,000 documents that the later clicks did not pay (docs/performance.md,
-    issue 29, eighteenth pass). Returns the thread, or None when there is nothing to start."""
-    if s.n_docs < LISTS_AHEAD_DOCS:
-        return None
-    key = (ws.key, s.ref, tuple(s.systems), s.level)
-    with _lists_lock:
-        if key in _lists_started:
-            return None
-        _lists_started[key] = None
-    todo = [(system, [c for c, n in category_documents(ws.key, ws, s.ref, system,
-                                                         s.level).items() if n])
-            for system in s.systems]
-
-    def work() -> None:
-        from ui import documents  # the page's module, imported ahead of its first run
-
-        for system, cats in todo:
-            if cats:
-                # An error here is the page's to meet when it computes the same rows.
-                with contextlib.suppress(Exception):
-                    documents.lists_ahead(ws, s.ref, system, s.level, cats)
-
-    thread = threading.Thread(target=work, name=LISTS_THREAD, daemon=True)
-    _lists_started[key] = thread
-    thread.start()
-    return thread
 
 
 def categories(ws: state.Workspace, s: Setup) -> None:

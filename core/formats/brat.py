@@ -73,10 +73,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     skipped: dict[str, list[tuple[Position, Diagnostic]]] = {}
     for path in sorted(ann):
         stem = path[: -len(".ann")]
-        set_name, doc_id = set_name_of(name), PurePosixPath(stem).name if single else stem
-        if folders is not None:
-            set_name = next(f for f, prefix in folders.items() if stem.startswith(prefix))
-            doc_id = stem[len(folders[set_name]):]
+        set_name, doc_id = _set_and_document(name, stem, single, folders)
         spans = per_set.setdefault(set_name, SpanColumns())
         file = name if single else member_name(name, path)
         text = (decode(member_name(name, stem + ".txt"), txt[stem], keep_bom=True)
@@ -105,6 +102,17 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
         if folders is not None:
             loaded.named_sets.add(set_name)
     return loaded
+
+
+def _set_and_document(name: str, stem: str, single: bool, folders: Mapping[str, str] | None
+                      ) -> tuple[str, str]:
+    """The set and the document of the ``.ann`` file ``stem`` + ``.ann``: the set named by the
+    input and the document by the file's path (its name alone for a single file), or in the
+    one-folder-per-annotator layout the annotator's folder and the path under it."""
+    if folders is not None:
+        set_name = next(f for f, prefix in folders.items() if stem.startswith(prefix))
+        return set_name, stem[len(folders[set_name]):]
+    return set_name_of(name), PurePosixPath(stem).name if single else stem
 
 
 def _warn_lone_texts(ann: Mapping[str, bytes], txt: Mapping[str, bytes], loaded: Loaded

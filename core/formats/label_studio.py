@@ -791,17 +791,24 @@ def _task_text(task: Mapping[str, Any], file: str, i: int, loaded: Loaded,
         return strings[tied[0]]
     if "" not in seen:
         seen[""] = True
-        results = task.get(_MIN_RESULTS, ())
-        names = ", ".join(repr(k) for k in [k for k in strings if k not in results][:6])
-        why = "no span gives its text" if not fragments else "the spans' text fragments " \
-            "do not tell them apart"
-        if results:  # JSON-MIN: a single choice is a string too
-            names = (f"that could be the text: {names or 'none'}; besides the results "
-                     f"{', '.join(repr(k) for k in results[:6])}")
-        loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
-                    "has no text (said once per file)", **place(i, *data_path),
-                    field=data_path[0] if data_path else None, kind="missing-texts")
+        _warn_no_text(task, strings, bool(fragments), i, loaded, data_path, place)
     return None
+
+
+def _warn_no_text(task: Mapping[str, Any], strings: Mapping[str, str], fragments: bool, i: int,
+                  loaded: Loaded, data_path: tuple[str, ...], place: Place) -> None:
+    """Say that the task's several strings could not be told apart as its text (once per file:
+    :func:`_task_text`), naming them, the results among them (JSON-MIN) and why."""
+    results = task.get(_MIN_RESULTS, ())
+    names = ", ".join(repr(k) for k in [k for k in strings if k not in results][:6])
+    why = "no span gives its text" if not fragments else "the spans' text fragments " \
+        "do not tell them apart"
+    if results:  # JSON-MIN: a single choice is a string too
+        names = (f"that could be the text: {names or 'none'}; besides the results "
+                 f"{', '.join(repr(k) for k in results[:6])}")
+    loaded.warn(f"data has no 'text' and several strings ({names}); {why}, so the task "
+                "has no text (said once per file)", **place(i, *data_path),
+                field=data_path[0] if data_path else None, kind="missing-texts")
 
 
 _MEDIA = re.compile(

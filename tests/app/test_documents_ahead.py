@@ -24,8 +24,8 @@ def _ws(at):  # -> state.Workspace
 def lists_ahead_on(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sample corpora are small: fill the lists ahead from one document on, once per test
     (the process's record of started keys emptied)."""
-    monkeypatch.setattr(err_ui, "LISTS_AHEAD_DOCS", 1)
-    monkeypatch.setattr(err_ui, "_lists_started", {})
+    monkeypatch.setattr(documents, "LISTS_AHEAD_DOCS", 1)
+    monkeypatch.setattr(documents, "_lists_started", {})
     # Rows an earlier test's Documents page counted for the same sample would be counted
     # already.
     documents._document_counts.clear()
@@ -37,10 +37,10 @@ def test_the_errors_page_fills_each_links_list_once_and_the_link_finds_it(
     at = make_app("pages/errors.py")
     assert not at.exception, [e.value for e in at.exception]
     ws = _ws(at)
-    (started,) = err_ui._lists_started  # one key: the page's reference, systems and level
+    (started,) = documents._lists_started  # one key: the page's reference, systems and level
     assert started == (ws.key, "gold", ("system_a", "system_b"), 2)
-    thread = err_ui._lists_started[started]
-    assert thread is not None and thread.name == err_ui.LISTS_THREAD
+    thread = documents._lists_started[started]
+    assert thread is not None and thread.name == documents.LISTS_THREAD
     thread.join(timeout=60)
     assert not thread.is_alive()
     assert "ui.documents" in sys.modules  # the page's module, imported ahead
@@ -65,7 +65,7 @@ def test_the_errors_page_fills_each_links_list_once_and_the_link_finds_it(
     counted = dict(documents.LISTS_AHEAD_COUNTED)
     # Once per reference, systems and level in the process: a second run starts no thread.
     at.run()
-    assert list(err_ui._lists_started) == [started]
+    assert list(documents._lists_started) == [started]
     assert dict(documents.LISTS_AHEAD_COUNTED) == counted
     # The link opens the Documents page on those rows: its list counts nothing more.
     before = dict(kept)
@@ -76,11 +76,11 @@ def test_the_errors_page_fills_each_links_list_once_and_the_link_finds_it(
 
 
 def test_a_small_corpus_fills_nothing_ahead(make_app, monkeypatch) -> None:
-    monkeypatch.setattr(err_ui, "_lists_started", {})
-    assert err_ui.LISTS_AHEAD_DOCS == err_ui.FILTER_AUTO_DOCS
+    monkeypatch.setattr(documents, "_lists_started", {})
+    assert documents.LISTS_AHEAD_DOCS == err_ui.FILTER_AUTO_DOCS
     at = make_app("pages/errors.py")
     assert not at.exception
-    assert err_ui._lists_started == {}  # the sample's few documents: the page counts them
+    assert documents._lists_started == {}  # the sample's few documents: the page counts them
 
 
 def test_lists_ahead_waits_while_a_page_run_is_under_way(make_app) -> None:
