@@ -59,7 +59,6 @@ from core.metrics.mafalda_order import GoldOrder
 from core.metrics.overlap import OverlapPairs, SpanArrays, overlapping_pairs, span_arrays
 from core.metrics.result import prf, prf_arrays
 from core.model import NOTHING, AltSpan, AnnotationSet, Span, SpanTable
-from core.model.docsets import check_same_documents
 from core.model.errors import InputError, SpanScopeError, check_choice
 from core.model.taxonomy import Taxonomy, for_labels
 
@@ -246,7 +245,7 @@ class _Join:
     def of(cls, gold: AnnotationSet, pred: AnnotationSet) -> _Join:
         # What martino.score checks and reads for semeval2021 (its _prepare), on sets that are
         # plain gold and predictions already.
-        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+        martino.check_documents_2021(gold, pred)
         documents = list(gold.doc_ids)
         doc_index = {d: i for i, d in enumerate(documents)}
         label_index: dict[str, int] = {}

@@ -425,12 +425,7 @@ def _prepare(
                              "semeval2020-si variants (-m); the other variants never merge "
                              "predictions")
     if variant == "semeval2021":
-        try:
-            check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
-        except InputError as exc:
-            if set(pred.doc_ids) <= set(gold.doc_ids):  # documents the prediction lacks
-                raise InputError(f"{exc}; {MISSING_DOCUMENTS_HINT}") from None
-            raise
+        check_documents_2021(gold, pred)
     else:
         check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name,
                              "pred-subset-of-gold")
@@ -1044,6 +1039,20 @@ MISSING_DOCUMENTS_HINT = (
 SemEval-2020 system's TSV that predicted nothing on an article was refused without a way out)."""
 
 
+def check_documents_2021(gold: AnnotationSet, pred: AnnotationSet) -> None:
+    """The ``semeval2021`` variant's check that the prediction covers the gold's documents, no
+    more and no fewer (as its official scorer checks), raising :class:`InputError`; a
+    prediction that lacks documents is told of the variant that scores it
+    (:data:`MISSING_DOCUMENTS_HINT`). Metric differences' shared path
+    (:mod:`core.metrics.differences`) checks with it too, so that both say the same."""
+    try:
+        check_same_documents(gold.doc_ids, pred.doc_ids, gold.name, pred.name, "identical")
+    except InputError as exc:
+        if set(pred.doc_ids) <= set(gold.doc_ids):  # documents the prediction lacks
+            raise InputError(f"{exc}; {MISSING_DOCUMENTS_HINT}") from None
+        raise
+
+
 def disjoint_labels(gold: AnnotationSet, pred: AnnotationSet) -> list[str]:
     """The warning for predictions none of whose labels the gold uses (scored without a
     technique list, only a same-label pair counts: F1 is 0 whatever the offsets); none when
@@ -1097,6 +1106,12 @@ TASKS = {"semeval2021": "SemEval-2021 Task 6", "nlp4if2019": "NLP4IF-2019",
 """The shared task of each shipped technique list (:data:`core.model.techniques.NAMES`)."""
 
 
+PACKAGE_LISTS = "core/data/techniques"
+"""Where the shipped technique lists lie, relative to the folder that holds the ``core`` package
+(:data:`core.model.techniques.DATA`; ``python -c "import core; print(core.__file__)"`` says
+where that is)."""
+
+
 def _list_hint(used: set[str]) -> str:
     """Where the shipped lists that hold every one of ``used`` are, for the warning of
     :func:`default_labels` (tour 18: SemEval-2020 Task 11 files scored under the default
@@ -1111,10 +1126,13 @@ def _list_hint(used: set[str]) -> str:
     >>> _list_hint({"Banana"})
     ''
     """
-    from core.model.techniques import DATA, NAMES
+    from core.model.techniques import NAMES
 
+    # The file by its place in the package, the same on every install: a warning of the JSON
+    # output holds no path of this machine (an installed package and a checkout print alike).
     fits = [f"the {TASKS[name]} list ({len(official_list(name))} techniques): "
-            f"{DATA / f'{name}.txt'}" for name in NAMES if used <= set(official_list(name))]
+            f"{PACKAGE_LISTS}/{name}.txt in SpanScope's package" for name in NAMES
+            if used <= set(official_list(name))]
     return f"; all of them are on {' and on '.join(fits)}" if fits else ""
 
 

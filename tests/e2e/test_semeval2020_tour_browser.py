@@ -41,6 +41,9 @@ def _upload(page: Any, app_url: str, st_ui: SimpleNamespace, paths: list[Path]) 
     st_ui.open_page(page, app_url, "data")
     page.locator("input[type=file]").first.set_input_files([str(p) for p in paths])
     st_ui.wait_idle(page)
+    # the uploads are the data on view (the sample's own files say "✅ loaded" too: under load
+    # that text alone was seen before the upload's run, and Documents then showed the sample)
+    page.get_by_text("the uploaded files").first.wait_for(timeout=60_000)
     page.get_by_text("✅ loaded").first.wait_for(timeout=60_000)
 
 
@@ -61,6 +64,9 @@ def test_a_span_labelled_otherwise_says_it_adds_nothing_and_why(
     _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), pred])
     _go(vpage, "Documents", st_ui)
     vpage.locator("#left-doc").wait_for(timeout=60_000)
+    # the first document of the uploads (the picker's value, once the page's run has drawn it)
+    st_ui.selectbox(vpage, "Document (").locator("input[value='201']").wait_for(
+        state="attached", timeout=60_000)
     assert st_ui.value(vpage, "Document (") == "201"
     # typed: a phone's list shows only a few options at a time
     st_ui.selectbox(vpage, "Select a span").click()
