@@ -254,6 +254,26 @@ def open_page(page: Any, app_url: str, path: str = "") -> None:
     wait_handed_over(page)
 
 
+def sidebar(page: Any) -> Any:
+    """The sidebar, opened first when it is collapsed (a phone)."""
+    expand = page.get_by_test_id("stExpandSidebarButton")
+    if expand.count() and expand.first.is_visible():
+        expand.first.click()
+    bar = page.get_by_test_id("stSidebar")
+    bar.get_by_test_id("stPageLink").first.wait_for(timeout=10_000)
+    return bar
+
+
+def go(page: Any, title: str) -> None:
+    """Open another page through the sidebar's navigation (the same session, as a user does:
+    uploads live in it); on a phone the sidebar, which covers the page, is closed again."""
+    sidebar(page).get_by_test_id("stPageLink").get_by_text(title, exact=True).click()
+    wait_idle(page)
+    collapse = page.get_by_test_id("stSidebarCollapseButton")
+    if page.viewport_name == "phone" and collapse.count() and collapse.first.is_visible():
+        collapse.first.click()
+
+
 @pytest.fixture
 def st_ui() -> types.SimpleNamespace:
     """The helpers above, for test modules (test files cannot import each other here):
@@ -261,8 +281,9 @@ def st_ui() -> types.SimpleNamespace:
     ``st_ui.choose(page, label, option)``, ``st_ui.value(page, label)``,
     ``st_ui.selectbox(page, label)``, ``st_ui.open_page(page, app_url, path)``,
     ``st_ui.download(page, button)``, ``st_ui.click(page, target, until)``,
+    ``st_ui.sidebar(page)``, ``st_ui.go(page, title)``,
     ``with st_ui.session(browser, viewport, **options) as page:``."""
     return types.SimpleNamespace(app_errors=app_errors, shot=shot, wait_idle=wait_idle,
                                  selectbox=selectbox, value=value, choose=choose,
                                  open_page=open_page, download=download, click=click,
-                                 session=session, SHOTS=SHOTS)
+                                 session=session, sidebar=sidebar, go=go, SHOTS=SHOTS)

@@ -18,26 +18,6 @@ pytestmark = pytest.mark.e2e
 DATA = Path(__file__).resolve().parents[1] / "app" / "data"
 
 
-
-def _sidebar(page: Any) -> Any:
-    """The sidebar, opened first when it is collapsed (a phone)."""
-    expand = page.get_by_test_id("stExpandSidebarButton")
-    if expand.count() and expand.first.is_visible():
-        expand.first.click()
-    sidebar = page.get_by_test_id("stSidebar")
-    sidebar.get_by_test_id("stPageLink").first.wait_for(timeout=10_000)
-    return sidebar
-
-
-def _go(page: Any, title: str, st_ui: SimpleNamespace) -> None:
-    """Open another page through the sidebar's navigation (the same session, as a user does)."""
-    _sidebar(page).get_by_test_id("stPageLink").get_by_text(title, exact=True).click()
-    st_ui.wait_idle(page)
-    collapse = page.get_by_test_id("stSidebarCollapseButton")
-    if page.viewport_name == "phone" and collapse.count() and collapse.first.is_visible():
-        collapse.first.click()  # a phone's sidebar covers the page
-
-
 def _choose(page: Any, label: str, option: str, st_ui: SimpleNamespace) -> None:
     """Pick ``option`` in the selectbox ``label`` by typing it (a phone's list shows only a few
     options at a time)."""
@@ -56,7 +36,7 @@ def _upload(page: Any, app_url: str, st_ui: SimpleNamespace, *paths: Path) -> No
 def test_the_sidebar_names_the_uploaded_files(app_url: str, vpage: Any,
                                               st_ui: SimpleNamespace) -> None:
     _upload(vpage, app_url, st_ui, DATA / "gold.json", DATA / "system_a.json")
-    sidebar = _sidebar(vpage)
+    sidebar = st_ui.sidebar(vpage)
     caption = sidebar.get_by_text("Showing uploaded files", exact=False).first
     caption.wait_for(timeout=30_000)
     text = caption.inner_text()
@@ -85,7 +65,7 @@ def test_a_format_choice_after_a_failed_detection_reparses(app_url: str, vpage: 
     alerts.filter(has_text="numeric article id").first.wait_for(timeout=30_000)
     assert alerts.count() == 1
     # A failed upload leaves the pages on the sample.
-    assert _sidebar(vpage).get_by_text("Sample corpus").count() == 1
+    assert st_ui.sidebar(vpage).get_by_text("Sample corpus").count() == 1
     st_ui.shot(vpage, f"data_format_reparse_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
 
@@ -94,8 +74,8 @@ def test_a_role_changed_after_another_page_is_kept_without_uploading_again(
     app_url: str, vpage: Any, st_ui: SimpleNamespace
 ) -> None:
     _upload(vpage, app_url, st_ui, DATA / "gold.json", DATA / "system_a.json")
-    _go(vpage, "Scores", st_ui)
-    _go(vpage, "Data", st_ui)
+    st_ui.go(vpage, "Scores")
+    st_ui.go(vpage, "Data")
     role = "Role"
     boxes = vpage.get_by_test_id("stSelectbox").filter(has_text=role)
     boxes.first.wait_for(timeout=30_000, state="attached")
@@ -104,8 +84,8 @@ def test_a_role_changed_after_another_page_is_kept_without_uploading_again(
     boxes.nth(1).click()
     vpage.get_by_role("option").get_by_text("annotator", exact=True).first.click()
     st_ui.wait_idle(vpage)
-    _go(vpage, "Annotators", st_ui)
-    _go(vpage, "Data", st_ui)
+    st_ui.go(vpage, "Annotators")
+    st_ui.go(vpage, "Data")
     boxes = vpage.get_by_test_id("stSelectbox").filter(has_text=role)
     boxes.first.wait_for(timeout=30_000, state="attached")
     assert boxes.nth(1).locator("input").input_value() == "annotator"

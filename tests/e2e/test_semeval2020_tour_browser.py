@@ -18,25 +18,6 @@ pytestmark = pytest.mark.e2e
 TC = Path(__file__).resolve().parents[1] / "data" / "formats" / "ptc" / "semeval2020-tc-folder"
 
 
-def _sidebar(page: Any) -> Any:
-    """The sidebar, opened first when it is collapsed (a phone)."""
-    expand = page.get_by_test_id("stExpandSidebarButton")
-    if expand.count() and expand.first.is_visible():
-        expand.first.click()
-    sidebar = page.get_by_test_id("stSidebar")
-    sidebar.get_by_test_id("stPageLink").first.wait_for(timeout=10_000)
-    return sidebar
-
-
-def _go(page: Any, title: str, st_ui: SimpleNamespace) -> None:
-    """Open another page through the sidebar (the same session: uploads live in it)."""
-    _sidebar(page).get_by_test_id("stPageLink").get_by_text(title, exact=True).click()
-    st_ui.wait_idle(page)
-    collapse = page.get_by_test_id("stSidebarCollapseButton")
-    if page.viewport_name == "phone" and collapse.count() and collapse.first.is_visible():
-        collapse.first.click()  # a phone's sidebar covers the page
-
-
 def _upload(page: Any, app_url: str, st_ui: SimpleNamespace, paths: list[Path]) -> None:
     st_ui.open_page(page, app_url, "data")
     page.locator("input[type=file]").first.set_input_files([str(p) for p in paths])
@@ -62,7 +43,7 @@ def test_a_span_labelled_otherwise_says_it_adds_nothing_and_why(
         ("Loaded_Language", int(start), int(end))]) + _rows("202", [("Doubt", 107, 151)])
         + _rows("203", [("Slogans", 0, 8)]), encoding="utf-8")
     _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), pred])
-    _go(vpage, "Documents", st_ui)
+    st_ui.go(vpage, "Documents")
     vpage.locator("#left-doc").wait_for(timeout=60_000)
     # the first document of the uploads (the picker's value, once the page's run has drawn it)
     st_ui.selectbox(vpage, "Document (").locator("input[value='201']").wait_for(
@@ -99,7 +80,7 @@ def test_three_annotators_labels_files_are_named_as_the_cli_names_them(
         path.write_text("".join(rows.splitlines(keepends=True)[:keep]), encoding="utf-8")
         files.append(path)
     _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), *files])
-    _go(vpage, "Annotators", st_ui)
+    st_ui.go(vpage, "Annotators")
     vpage.locator(".st-key-ann_matrix table").first.wait_for(timeout=60_000)
     st_ui.wait_idle(vpage)
     chips = vpage.get_by_test_id("stMultiSelect").first.inner_text()
@@ -121,7 +102,7 @@ def test_scores_names_the_worst_technique_above_the_per_label_table(
         ("Loaded_Language", 150, 181)]) + _rows("202", [("Doubt", 107, 151)])
         + _rows("203", [("Slogans", 0, 8)]), encoding="utf-8")
     _upload(vpage, app_url, st_ui, [*sorted(TC.iterdir()), pred])
-    _go(vpage, "Scores", st_ui)
+    st_ui.go(vpage, "Scores")
     said = vpage.get_by_text("Lowest F1:").first
     said.wait_for(timeout=60_000)
     said.scroll_into_view_if_needed()
