@@ -9,6 +9,7 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -22,17 +23,26 @@ def _wild_check() -> ModuleType:
     return mod
 
 
-def test_a_hash_token_with_a_tag_is_a_token_and_a_comment_line_is_not(tmp_path: Path) -> None:
-    from core.formats import load_path
+def _both_conll(path: Path, options: dict[str, Any] | None = None
+                ) -> tuple[list[tuple[str, list[tuple[int, int, str]]]],
+                           list[tuple[str, list[tuple[int, int, str]]]]]:
+    """The CoNLL file's documents, texts and spans, as the independent reader of
+    ``scripts/wild_check.py`` reads them and as ours does, with the same ``options``."""
+    from core.formats import ReadOptions, load_path
 
+    theirs = [(t, list(s)) for t, s in _wild_check().ind_conll(path, options or {}).docs]
+    loaded = load_path(path, fmt="conll", options=ReadOptions(**(options or {})))
+    ours = [(loaded.texts[d], [(s.start, s.end, s.label) for s in spans])
+            for d, spans in loaded.sets[0].spans.items()]
+    return theirs, ours
+
+
+def test_a_hash_token_with_a_tag_is_a_token_and_a_comment_line_is_not(tmp_path: Path) -> None:
     path = tmp_path / "btc.conll"
     path.write_text("# text = a comment line\n#\tO\n#Rome\tB-LOC\nis\tO\nold\tO\n\n"
                     "#\tB-MISC\nParis\tB-LOC\n\n", encoding="utf-8")
-    theirs = _wild_check().ind_conll(path, {})
-    loaded = load_path(path, fmt="conll")
-    ours = [(loaded.texts[d], [(s.start, s.end, s.label) for s in spans])
-            for d, spans in loaded.sets[0].spans.items()]
-    assert [(t, list(s)) for t, s in theirs.docs] == ours
+    theirs, ours = _both_conll(path)
+    assert theirs == ours
     assert ours == [("# #Rome is old\n# Paris", [(2, 7, "LOC"), (15, 16, "MISC"),
                                                   (17, 22, "LOC")])]
 
@@ -41,8 +51,6 @@ def test_the_independent_conll_reader_takes_the_columns_named(tmp_path: Path) ->
     """A GermEval 2014 file (index, token, outer tag, inner tag), as DKPro Core's test file:
     with ``--text-column 2 --tag-column 3`` both readers read the tokens and the outer tags
     (the last column holds the inner ones, and the first the indexes)."""
-    from core.formats import ReadOptions, load_path
-
     path = tmp_path / "germeval.conll"
     path.write_text("#\tsource line\n1\tIn\tO\tO\n2\tBonn\tB-LOC\tO\n3\t„\tO\tO\n"
                     "4\tTroia\tB-OTH\tB-LOC\n5\tTraum\tI-OTH\tO\n6\t“\tO\tO\n\n",
@@ -50,11 +58,8 @@ def test_the_independent_conll_reader_takes_the_columns_named(tmp_path: Path) ->
     wild = _wild_check()
     options = wild.cli_options(["--text-column", "2", "--tag-column", "3"])
     assert options == {"text_column": 2, "tag_column": 3}
-    theirs = wild.ind_conll(path, options)
-    loaded = load_path(path, fmt="conll", options=ReadOptions(**options))
-    ours = [(loaded.texts[d], [(s.start, s.end, s.label) for s in spans])
-            for d, spans in loaded.sets[0].spans.items()]
-    assert [(t, list(s)) for t, s in theirs.docs] == ours
+    theirs, ours = _both_conll(path, options)
+    assert theirs == ours
     assert ours == [("In Bonn „ Troia Traum “", [(3, 7, "LOC"), (10, 21, "OTH")])]
 
 
@@ -163,16 +168,12 @@ def test_the_independent_xmi_reader_reads_a_layer_held_only_as_its_subtypes(
 
 def test_the_independent_conll_reader_starts_a_document_at_doc_start(tmp_path: Path) -> None:
     """vtner's ``DOC-START<TAB>Np<TAB>O`` rows (wild12): a document each, no token."""
-    from core.formats import load_path
 
     path = tmp_path / "dev.conll"
     path.write_text("DOC-START\tNp\tO\nHà_Nội\tNp\tB-LOC\n\nDOC-START\tNp\tO\nAnh\tN\tO\n"
                     "Nam\tNp\tB-PER\n\n", encoding="utf-8")
-    theirs = _wild_check().ind_conll(path, {})
-    loaded = load_path(path, fmt="conll")
-    ours = [(loaded.texts[d], [(s.start, s.end, s.label) for s in spans])
-            for d, spans in loaded.sets[0].spans.items()]
-    assert [(t, list(s)) for t, s in theirs.docs] == ours == [
+    theirs, ours = _both_conll(path)
+    assert theirs == ours == [
         ("Hà_Nội", [(0, 6, "LOC")]), ("Anh Nam", [(4, 7, "PER")])]
 
 
