@@ -91,8 +91,8 @@ class InChild(Generic[T]):
     no Streamlit. The child ends with ``os._exit`` (no ``atexit`` handler of the server, no
     flush of its buffers); ``fn`` raising, or a result that does not pickle, ends it with
     status 1 and :meth:`result` returns None: the caller computes ``fn()`` itself, and meets
-    the error where it would have. A fork the system refuses raises its ``OSError`` from here,
-    the result file closed.
+    the error where it would have. A fork (or the pipe below) the system refuses raises its
+    ``OSError`` from here, the result file closed.
 
     The result travels through a file in memory (:func:`_result_file`: ``memfd_create`` on
     Linux, a deleted temporary file elsewhere) that the child writes and this process maps
@@ -111,7 +111,11 @@ class InChild(Generic[T]):
         fd, self.transport = _result_file()
         # the copy holds the write end open until it exits, however it exits: the read end
         # wakes the caller then (EOF), where a wait on the pid alone has no timeout
-        exited, alive = os.pipe()
+        try:
+            exited, alive = os.pipe()
+        except BaseException:  # no descriptors left (EMFILE): nor the result file (review19)
+            os.close(fd)
+            raise
         try:
             pid = os.fork()
         except BaseException:  # no fork (EAGAIN, ENOMEM): nothing may stay open; the caller

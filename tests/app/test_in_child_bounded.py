@@ -175,3 +175,18 @@ def test_a_server_stopped_while_it_waits_leaves_no_copy(monkeypatch: pytest.Monk
     with pytest.raises(KeyboardInterrupt):
         child.result()
     assert _reaped(child.pid) and _open_fds() == before
+
+
+def test_a_pipe_the_system_refuses_leaves_no_result_file_open(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Out of descriptors (EMFILE), the pipe that hears the copy's exit is refused: the result
+    file opened just before was left open, one more descriptor lost on each first load of a
+    server already short of them (review19)."""
+    def no_pipe() -> tuple[int, int]:
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(parsing.os, "pipe", no_pipe)
+    before = _open_fds()
+    with pytest.raises(OSError):
+        InChild(lambda: 1)
+    assert _open_fds() == before
