@@ -135,6 +135,9 @@ def _load_json_cas(text: str, data: dict[str, Any], file: str) -> Any:
     try:
         return cassis.load_cas_from_json(text)
     except Exception as exc:  # cassis raises many types for a bad file
+        # cassis sorts and hashes the annotations by their offsets as it loads them: an offset
+        # that is a string, null, a list raised its TypeError here, naming no field (review19)
+        _check_offsets(structures or [], file)
         raise FormatError(file, f"expected UIMA CAS JSON: {type(exc).__name__}: "
                           f"{one_line(str(exc))[:160]}") from None
 
@@ -333,6 +336,18 @@ class _Legacy:
         return str(tname), tuple(declared)
 
 
+def _check_offsets(structures: list[Any], file: str) -> None:
+    """Refuse the first ``begin`` or ``end`` of the file's feature structures that is no whole
+    number of 0 or more (:func:`_check_offset`), naming it by its ``%ID``: asked once cassis has
+    failed on the file, so that its error names the field when an offset is the cause."""
+    for fs in structures:
+        if isinstance(fs, dict):
+            for key in ("begin", "end"):
+                if key in fs:
+                    _check_offset(fs[key], file,
+                                  f"%FEATURE_STRUCTURES[%ID {fs.get('%ID')}].{key}")
+
+
 def _check_offset(value: Any, file: str, field: str) -> None:
     """Refuse an offset that is no whole number of 0 or more, or one no span's column holds
     (:data:`~core.model.textsafe.MAX_OFFSET_DIGITS` digits at most: a CAS without text has
@@ -340,8 +355,10 @@ def _check_offset(value: Any, file: str, field: str) -> None:
     if (not isinstance(value, int) or isinstance(value, bool) or value < 0
             or value >= 10**MAX_OFFSET_DIGITS):
         # a value of the file, or what cassis made of one (a feature structure, by its type)
-        shown = (json.dumps(value) if isinstance(value, (str, int, float, type(None)))
-                 else type(value).__name__)
+        try:
+            shown = json.dumps(value)
+        except (TypeError, ValueError):
+            shown = type(value).__name__
         raise FormatError(file, f"expected a whole number of 0 or more with at most "
                           f"{MAX_OFFSET_DIGITS} digits, got {one_line(shown)[:40]}", field=field)
 

@@ -303,3 +303,23 @@ def test_a_json_cas_whose_offset_is_no_whole_number_is_refused_naming_it(
     assert str(exc.value) == (f"a.json: field '%FEATURE_STRUCTURES[%ID {claim['%ID']}].end': "
                               f"expected a whole number of 0 or more with at most 12 digits, "
                               f"got {shown}")
+
+
+@pytest.mark.parametrize(("key", "value", "shown"), [
+    ("begin", "x", '"x"'), ("begin", None, "null"), ("begin", [1], "[1]"), ("end", [1], "[1]"),
+    ("end", {"a": 1}, '{"a": 1}')])
+def test_a_json_cas_offset_that_cassis_cannot_sort_or_hash_is_refused_naming_it(
+        key: str, value: Any, shown: str) -> None:
+    """cassis sorts a view's annotations by begin and hashes them as it loads the CAS: a
+    ``begin`` that is a string or null beside another annotation, or an offset that is a list,
+    raised out of cassis (TypeError) as "expected UIMA CAS JSON: TypeError: '<' not supported
+    between instances of 'int' and 'str'", naming no field, before the reader's own check of
+    the offsets ran (review19)."""
+    data = json.loads(_one_cas().to_json())
+    claim = next(fs for fs in data["%FEATURE_STRUCTURES"] if fs.get("%TYPE") == CLAIM)
+    claim[key] = value
+    with pytest.raises(FormatError) as exc:
+        load_files({"a.json": json.dumps(data).encode()}, options=ReadOptions())
+    assert str(exc.value) == (f"a.json: field '%FEATURE_STRUCTURES[%ID {claim['%ID']}].{key}': "
+                              f"expected a whole number of 0 or more with at most 12 digits, "
+                              f"got {shown}")
