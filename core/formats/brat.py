@@ -198,15 +198,22 @@ def _text_or_empty(path: str, data: bytes) -> str:
 def _refuse_every_duplicate(exc: FormatError, name: str, path: str, ann: Mapping[str, bytes],
                             single: bool) -> NoReturn:
     """Raise ``exc`` (the first duplicate id of ``path``) naming too every other line of the
-    input that gives an id twice (file, line, id; the first :data:`_DUPLICATES_SHOWN`): a
+    input that gives an id twice (file, line, id; the first :data:`_DUPLICATES_SHOWN`, of
+    which ``path``'s own lines leave half to the other files when they have that many): a
     corpus pasted together from two rounds (RuRED: 5 of 527 files) is repaired in one pass, not
     one run of validate per file. The files before ``path`` were read, so they have none."""
     found = [(p, d) for p in sorted(ann) if p >= path
              for d in _duplicate_ids(_text_or_empty(p, ann[p])) if (p, d[0]) != (path, exc.line)]
     if not found:
         raise exc
+    # this file's own lines leave room for the other files' (half the list, if they need it):
+    # the other files are the ones the list is there to name
+    own = [f for f in found if f[0] == path]
+    others = [f for f in found if f[0] != path]
+    own = own[:_DUPLICATES_SHOWN - min(len(others), _DUPLICATES_SHOWN // 2)]
+    shown = own + others[:_DUPLICATES_SHOWN - len(own)]
     groups: dict[str, list[str]] = {}
-    for p, (line, ann_id, first) in found[:_DUPLICATES_SHOWN]:
+    for p, (line, ann_id, first) in shown:
         where = PurePosixPath(name).name if single else p  # within the input named above
         groups.setdefault(p, []).append(
             f"{where}:{line} {one_line(ann_id)[:40]!r} (first on line {first})")
@@ -215,10 +222,10 @@ def _refuse_every_duplicate(exc: FormatError, name: str, path: str, ann: Mapping
         more.append("this file also gives an id twice: " + ", ".join(groups.pop(path)))
     files = len({p for p, _ in found} - {path})
     if files:
-        more.append(f"{files} more .ann file{'s' if files > 1 else ''} give an id twice: "
+        more.append(f"{files} more .ann file{'s give' if files > 1 else ' gives'} an id twice: "
                     + "; ".join(", ".join(items) for items in groups.values()))
-    if len(found) > _DUPLICATES_SHOWN:
-        more[-1] += f" and {len(found) - _DUPLICATES_SHOWN} more such lines"
+    if len(found) > len(shown):
+        more[-1] += f" and {len(found) - len(shown)} more such lines"
     raise FormatError(exc.file, exc.diagnostic.message + "; " + "; ".join(more),
                       line=exc.line, field=exc.field) from None
 

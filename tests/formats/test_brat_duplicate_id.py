@@ -78,3 +78,30 @@ def test_a_later_file_that_cannot_be_decoded_leaves_the_duplicate_id_error_as_it
         load_files(files, name="jose")
     assert str(caught.value).startswith("jose/a.ann:5: field 'id': duplicate annotation id 'T6'")
     assert "b.ann" not in str(caught.value)
+
+
+def test_one_more_file_is_said_in_the_singular() -> None:
+    files = {"a.txt": TEXT.encode(), "a.ann": ANN.encode(),
+             "b.txt": TEXT.encode(), "b.ann": ANN.encode()}
+    with pytest.raises(FormatError) as caught:
+        load_files(files, name="jose")
+    assert str(caught.value).endswith(
+        "; 1 more .ann file gives an id twice: b.ann:5 'T6' (first on line 2)")
+
+
+def test_a_file_with_many_duplicate_ids_leaves_the_other_files_named() -> None:
+    """The list stops after 30 lines: a first file with 40 duplicate lines took them all, and
+    the other file was counted but not named ("1 more .ann file give an id twice:  and 11 more
+    such lines"), the one file that the list is there to name (review19)."""
+    many = "T1\tPremise 0 8\tRefugees\n" + "T1\tPremise 0 8\tRefugees\n" * 40
+    files = {"a.txt": TEXT.encode(), "a.ann": many.encode(),
+             "b.txt": TEXT.encode(), "b.ann": ANN.encode()}
+    with pytest.raises(FormatError) as caught:
+        load_files(files, name="jose")
+    said = str(caught.value)
+    assert "1 more .ann file gives an id twice: b.ann:5 'T6' (first on line 2)" in said
+    assert ":  " not in said
+    # 39 more lines of a.ann and b.ann's one: 40, of which 30 are listed
+    listed = said.count("(first on line ") - 1  # the error's own line says it too
+    assert listed == 30
+    assert said.endswith(f" and {40 - listed} more such lines")
