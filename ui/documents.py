@@ -379,7 +379,8 @@ def errors_ahead(ws: Workspace, s: err_ui.Setup) -> threading.Thread | None:
     list), system by system, each system's categories in the links' order. The
     first Errors → Documents click of a session computed them in its run: 0.1 s of the
     server's CPU at 10,000 documents that the later clicks did not pay (docs/performance.md,
-    issue 29, eighteenth pass). Returns the thread, or None when there is nothing to start."""
+    issue 29, eighteenth pass). Returns the thread, or None when there is nothing to start or
+    the system refuses a thread (then nothing is marked started: a later run tries again)."""
     if s.n_docs < LISTS_AHEAD_DOCS:
         return None
     key = (ws.key, s.ref, tuple(s.systems), s.level)
@@ -399,8 +400,15 @@ def errors_ahead(ws: Workspace, s: err_ui.Setup) -> threading.Thread | None:
                     lists_ahead(ws, s.ref, system, s.level, cats)
 
     thread = threading.Thread(target=work, name=LISTS_THREAD, daemon=True)
-    _lists_started[key] = thread
-    thread.start()
+    try:
+        thread.start()
+    except RuntimeError:  # no thread to be had (the system's limit): the Documents page
+        # counts its rows itself, and a later run of this page may start it (review19)
+        with _lists_lock:
+            _lists_started.pop(key, None)
+        return None
+    with _lists_lock:
+        _lists_started[key] = thread
     return thread
 
 

@@ -122,3 +122,32 @@ def test_wait_while_running_returns_at_once_without_a_run_and_at_most_after_its_
         assert jobs.holding()
     finally:
         jobs.page_run_ended()
+
+
+def test_a_thread_that_cannot_start_leaves_the_errors_page_drawn_and_may_start_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread the system refuses (``RuntimeError: can't start new thread``, at its limit of
+    threads) raised out of the Errors page, which then showed a traceback for lists it only
+    meant to fill ahead, and the lists were marked as started for the life of the server
+    (review19; ``ui.results.score_ahead`` meets the same refusal so since review18)."""
+    ws = state.load_sample("propaganda")
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    setup = err_ui.Setup(gold, 2, (system,), 1)
+    monkeypatch.setattr(documents, "LISTS_AHEAD_DOCS", 1)
+    monkeypatch.setattr(documents, "_lists_started", {})
+
+    class Refused(threading.Thread):
+        def start(self) -> None:
+            raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(documents.threading, "Thread", Refused)
+    assert documents.errors_ahead(ws, setup) is None
+    assert documents._lists_started == {}  # may start again
+    monkeypatch.undo()
+    monkeypatch.setattr(documents, "LISTS_AHEAD_DOCS", 1)
+    monkeypatch.setattr(documents, "_lists_started", {})
+    thread = documents.errors_ahead(ws, setup)
+    assert thread is not None
+    thread.join(timeout=60)
+    assert not thread.is_alive()
