@@ -154,13 +154,25 @@ def _read_task_files(files: Mapping[str, bytes], name: str, options: ReadOptions
                 index = columns.document(doc_id)
                 for span in spans:
                     columns.add(index, span.start, span.end, span.label)
-        loaded.diagnostics.extend(
-            d if d.kind != "text-field" else dataclasses.replace(d, message=d.message.replace(
-                "said once per file and key", f"said once for all {len(tasks)} task files"))
-            for d in one.diagnostics)
+        loaded.diagnostics.extend(_once_for_folder(d, len(tasks)) for d in one.diagnostics)
     for set_name, columns in per_set.items():
         loaded.sets.append(AnnotationSet(set_name, columns.spans(), roles[set_name]))
     return loaded
+
+
+_ONCE_KINDS = ("text-field", "media-path", "missing-texts")
+"""The warnings said once per file (per key) by the record of keys said, which the files of a
+completions/ folder share (:func:`_task_text`): once for the folder."""
+
+
+def _once_for_folder(d: Diagnostic, files: int) -> Diagnostic:
+    """``d`` as a completions/ folder of ``files`` task files says it: a warning of
+    :data:`_ONCE_KINDS` says it is said once for all of them, not once per file."""
+    if d.kind not in _ONCE_KINDS:
+        return d
+    folder = f"said once for all {files} task files"
+    return dataclasses.replace(d, message=d.message.replace(
+        "said once per file and key", folder).replace("said once per file", folder))
 
 
 def _read_file(file: str, data: bytes, options: ReadOptions, text_keys: dict[str, object]

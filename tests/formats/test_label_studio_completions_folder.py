@@ -102,3 +102,26 @@ def test_a_task_whose_fragments_fit_two_strings_takes_the_key_of_the_tasks_befor
     loaded = load_files(folder, name="completions", options=ReadOptions())
     assert loaded.texts["25"] == "Crescent Codeine Phosphate 60mg tablets."
     assert not [d for d in loaded.diagnostics if d.kind == "missing-texts"]
+
+
+def test_the_folder_says_its_other_once_only_warnings_once_for_all_its_files() -> None:
+    """A media path among the data's strings, and strings the spans cannot tell apart, are
+    said once for the folder, as the text key is (the record of keys said is the folder's):
+    their messages said "(said once per file)" of a warning that the folder's other files,
+    with the same data, did not repeat (review19)."""
+    def task(task_id: int) -> bytes:
+        return json.dumps({
+            "completions": [{"id": task_id, "result": [{
+                "from_name": "label", "to_name": "text", "type": "labels",
+                "value": {"start": 0, "end": 4, "labels": ["Drug"], "text": "Some"}}]}],
+            "data": {"a": "Some text", "b": "Some other", "image": "/data/upload/x.png"},
+            "id": task_id}).encode()
+
+    loaded = load_files({f"completions/{k}.json": task(k) for k in range(1, 5)},
+                        name="completions", options=ReadOptions())
+    said = {d.kind: d.message for d in loaded.diagnostics
+            if d.kind in ("media-path", "missing-texts")}
+    assert set(said) == {"media-path", "missing-texts"}
+    assert len([d for d in loaded.diagnostics if d.kind in said]) == 2
+    for message in said.values():
+        assert "said once for all 4 task files" in message and "per file" not in message
