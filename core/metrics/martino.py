@@ -87,9 +87,10 @@ turns sums and counts into P, R, F1.
 
 from __future__ import annotations
 
+import collections
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Literal
 
@@ -847,6 +848,21 @@ def contributions(
     the precision numerator and ``contribution_r`` to the recall numerator (of ``doc`` alone, or
     of the corpus when ``doc`` is None). Label-mismatched overlapping pairs are listed with 0.
     """
+    return _contribution_rows(gold, pred, doc=doc, variant=variant, merge_pred=merge_pred,
+                              fragments_only=fragments_only, labels=labels)[0]
+
+
+Copies = tuple[tuple[Literal["pred", "gold"], Span, int], ...]
+"""The spans of one document that its set gives more than once (after the variant's merging),
+with how many times: ``(side, span, copies)``."""
+
+
+def _contribution_rows(
+    gold: AnnotationSet, pred: AnnotationSet, *, doc: str | None, variant: str,
+    merge_pred: bool, fragments_only: bool, labels: Sequence[str] | None,
+) -> tuple[list[Contribution], Copies]:
+    """:func:`contributions`, and the spans given more than once (of ``doc``; all documents'
+    when None, the document not told apart)."""
     if is_tc(variant):
         raise InputError(f"{variant} scores labels of given spans; it has no span pairs")
     prep = _prepare(gold, pred, variant=variant, merge_pred=merge_pred,
@@ -880,7 +896,11 @@ def contributions(
         rows.append(Contribution(documents[int(ga.doc[i])], "unmatched-gold", None, t, 0,
                                  0, t.length, False, 0.0, 0.0))
     rows.sort(key=lambda r: (doc_index[r.document], _row_start(r), r.kind))
-    return rows
+    sides: tuple[tuple[Literal["pred", "gold"], list[Span]], ...] = (
+        ("pred", p_spans), ("gold", g_spans))
+    copies = tuple((side, span, n) for side, spans in sides
+                   for span, n in collections.Counter(spans).items() if n > 1)
+    return rows, copies
 
 
 def _span_text(span: Span | None) -> str:
@@ -896,6 +916,8 @@ class MartinoExplanation:
     score: DocumentScore
     contributions: tuple[Contribution, ...]
     warnings: tuple[str, ...] = ()
+    copies: Copies = ()
+    """The document's spans given more than once (each copy has the same rows)."""
 
     def rows(self) -> list[ExplanationRow]:
         """One table row per pair or unmatched span, with the columns of Eq. 1."""
@@ -909,7 +931,8 @@ class MartinoExplanation:
         """In words, what each span that overlaps another adds to the numerators: the sum of
         its rows' contributions (its own share of Eq. 1's sums; a pair of different labels
         counts 0), and why. A span that overlaps nothing gets no note: its only row says it
-        (the Documents page, tour 18: the pair table alone did not say why a span scored 0).
+        (the Documents page, tour 18: the pair table alone did not say why a span scored 0). A
+        span its set gives more than once is explained per copy, and the note says so.
 
         >>> g = AnnotationSet("gold", {"d": (Span(0, 51, "Whataboutism"),)})
         >>> p = AnnotationSet("pred", {"d": (Span(6, 46, "Doubt"),)}, role="system")
@@ -920,6 +943,7 @@ class MartinoExplanation:
         """
         out: list[SpanNote] = []
         sides: tuple[Literal["pred", "gold"], ...] = ("pred", "gold")
+        copies = {(side, span): n for side, span, n in self.copies}
         for side in sides:
             rows: dict[Span, list[Contribution]] = {}
             for r in self.contributions:
@@ -927,7 +951,10 @@ class MartinoExplanation:
                 if r.kind == "pair" and own is not None:
                     rows.setdefault(own, []).append(r)
             for span, mine in rows.items():
-                out.append(_span_note(side, span, mine))
+                # A span given k times has its rows k times, one copy's rows each: the note
+                # is one copy's (review19: the two copies' rows read as one span's sum)
+                n = copies.get((side, span), 1)
+                out.append(_span_note(side, span, _one_copy(mine, n), n))
         return out
 
     def to_dict(self) -> dict[str, JSONValue]:
@@ -945,9 +972,35 @@ class MartinoExplanation:
         }
 
 
-def _span_note(side: Literal["gold", "pred"], span: Span, rows: Sequence[Contribution]
-               ) -> SpanNote:
-    """The note of :meth:`MartinoExplanation.notes` for one span and its pair rows."""
+def _one_copy(rows: Sequence[Contribution], copies: int) -> list[Contribution]:
+    """The rows of one of a span's ``copies`` identical copies, from the rows of them all
+    (each copy's rows are the same rows: each row ``copies`` times, or a multiple of it)."""
+    if copies == 1:
+        return list(rows)
+    count = collections.Counter(rows)
+    out = []
+    for r in rows:
+        if count[r] > 0:
+            out.extend([r] * (count[r] // copies))
+            count[r] = 0
+    return out
+
+
+def _span_note(side: Literal["gold", "pred"], span: Span, rows: Sequence[Contribution],
+               copies: int = 1) -> SpanNote:
+    """The note of :meth:`MartinoExplanation.notes` for one span and its pair rows (those of
+    one copy, when the set gives the span ``copies`` times)."""
+    note = _one_span_note(side, span, rows)
+    if copies == 1:
+        return note
+    return replace(note, text=note.text + (
+        f" The set gives this span {copies} times: each of its {copies} identical copies takes "
+        "as much (the rows above list them all)."))
+
+
+def _one_span_note(side: Literal["gold", "pred"], span: Span, rows: Sequence[Contribution]
+                   ) -> SpanNote:
+    """The note of one span (one copy) from its pair rows."""
     measure, column = ("precision", "C(s,t,|s|)") if side == "pred" else ("recall", "C(s,t,|t|)")
     length = span.length
     taken = [r.contribution_p if side == "pred" else r.contribution_r for r in rows]
@@ -1000,12 +1053,14 @@ def explain(
     >>> [(r.kind, r.contribution_r) for r in e.contributions], e.score.recall
     ([('pair', 0.25)], 0.25)
     """
-    rows = contributions(gold, pred, doc=doc, variant=variant, merge_pred=merge_pred,
-                         fragments_only=fragments_only, labels=labels)
+    rows, copies = _contribution_rows(gold, pred, doc=doc, variant=variant,
+                                      merge_pred=merge_pred, fragments_only=fragments_only,
+                                      labels=labels)
     result = score(gold, pred, variant=variant, merge_pred=merge_pred,
                    fragments_only=fragments_only, labels=labels)
     row = result.per_document()[result.documents.index(doc)]
-    return MartinoExplanation(doc, result.variant, row, tuple(rows), tuple(result.warnings))
+    return MartinoExplanation(doc, result.variant, row, tuple(rows), tuple(result.warnings),
+                              copies)
 
 
 def _row_start(row: Contribution) -> int:

@@ -80,3 +80,32 @@ def test_the_numbers_of_one_side_add_up_to_the_documents_numerator(variant: str)
 
     assert total("pred") == pytest.approx(e.score.precision_numerator, abs=5e-3)
     assert total("gold") == pytest.approx(e.score.recall_numerator, abs=5e-3)
+
+
+def test_a_span_given_twice_is_explained_per_copy_not_as_the_sum_of_both() -> None:
+    """A prediction given twice (duplicate predictions, which push recall above 1) overlaps one
+    gold span: each copy takes C(s,t,|s|) = 1 toward precision. The note grouped the rows by the
+    span's value, so the two copies' rows read as one span's: "precision takes 2.000 from it:
+    the sum of C(s,t,|s|) over its 2 overlapping gold spans", of a prediction inside one gold
+    span (review19). The gold span's note is the sum over both predictions, as the official
+    scorer sums."""
+    g = AnnotationSet("gold", {"d": (Span(0, 51, "Doubt"),)})
+    p = AnnotationSet("pred", {"d": (Span(6, 46, "Doubt"), Span(6, 46, "Doubt"))},
+                      role="system")
+    notes = {n.side: n for n in explain(g, p, "d").notes()}
+    assert notes["pred"].text.startswith(
+        "precision takes C(s,t,|s|) = 1.000 from its overlap with {partner}: 40 of its 40 "
+        "characters.")
+    assert "each of its 2 identical copies" in notes["pred"].text
+    assert notes["gold"].text.startswith(
+        "recall takes 1.569 from it: the sum of C(s,t,|t|) over its 2 overlapping predictions")
+    # and the other way round: a gold span given twice, one prediction
+    g2 = AnnotationSet("gold", {"d": (Span(0, 51, "Doubt"), Span(0, 51, "Doubt"))})
+    p2 = AnnotationSet("pred", {"d": (Span(6, 46, "Doubt"),)}, role="system")
+    notes = {n.side: n for n in explain(g2, p2, "d").notes()}
+    assert notes["gold"].text.startswith(
+        "recall takes C(s,t,|t|) = 0.784 from its overlap with {partner}: 40 of its 51 "
+        "characters.")
+    assert "each of its 2 identical copies" in notes["gold"].text
+    assert notes["pred"].text.startswith("precision takes 2.000 from it: the sum of C(s,t,|s|) "
+                                         "over its 2 overlapping gold spans")
