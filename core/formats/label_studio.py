@@ -34,7 +34,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, NoReturn
 
 from core.formats import Loaded, ReadOptions, decode
 from core.formats._columns import SpanColumns, add_group, duplicates
@@ -112,6 +112,22 @@ def _is_task_file(data: bytes) -> bool:
         isinstance(task.get(key), list) for key, _ in _ENTRIES)
 
 
+def _parent(path: str) -> str:
+    """The folder of a file of the input (``""`` at its top)."""
+    return path.rpartition("/")[0]
+
+
+def _refuse_other_json(file: str, data: bytes, others: int) -> NoReturn:
+    """Refuse ``file``, a ``.json`` file beside ``others`` task files of a completions/ folder
+    that is no task file: a JSON error with its line, else what a task file holds."""
+    value = load_json(file, decode(file, data))
+    got = (f"a JSON {type(value).__name__}" if not isinstance(value, dict)
+           else "a JSON object without them")
+    raise FormatError(file, f"expected a task object of Label Studio 0.x, as the folder's other "
+                      f"{others} .json file{'s are' if others > 1 else ' is'} "
+                      "({\"completions\": [...], \"data\": {...}, \"id\": N}); got " + got)
+
+
 def _natural(path: str) -> tuple[object, ...]:
     """``completions/2.json`` before ``completions/10.json``."""
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path))
@@ -122,9 +138,16 @@ def _read_task_files(files: Mapping[str, bytes], name: str, options: ReadOptions
     per file (``{"completions": [...], "data": {...}, "id": N}``), read as one export whose
     tasks are its files: a document per task, a set per annotator. An error names its file;
     the text key is found once for the folder and said once; a task id in two files is
-    refused naming both. A folder holding any other JSON file is refused saying what to read."""
+    refused naming both; a .json file beside the task files that is none (cut short, other JSON)
+    is refused naming it. A folder holding any other JSON file is refused saying what to read."""
     tasks = {p: d for p, d in files.items() if p.lower().endswith(".json")}
-    if not tasks or not all(_is_task_file(d) for d in tasks.values()):
+    kinds = {p: _is_task_file(d) for p, d in tasks.items()}
+    folders = {_parent(p) for p, task in kinds.items() if task}
+    # a .json file beside the task files that is none: a damaged one, named (review19)
+    for path in sorted((p for p, task in kinds.items() if not task and _parent(p) in folders),
+                       key=_natural):
+        _refuse_other_json(member_name(name, path), tasks[path], sum(kinds.values()))
+    if not tasks or not all(kinds.values()):
         raise FormatError(name, f"expected one JSON file, got a folder of {len(files)} files; "
                           "Label Studio exports a project as one file (Export, then JSON, "
                           "JSON-MIN, CSV or TSV): read that file, or one of them (Label Studio "

@@ -13,6 +13,7 @@ named by that file. The files below are made in drug_review's shape, with our ow
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,25 @@ def test_the_folder_says_its_other_once_only_warnings_once_for_all_its_files() -
     assert len([d for d in loaded.diagnostics if d.kind in said]) == 2
     for message in said.values():
         assert "said once for all 4 task files" in message and "per file" not in message
+
+
+def test_a_damaged_task_file_among_the_others_is_named_with_its_line() -> None:
+    """One task file of the folder cut short (a copy interrupted) made the whole folder "no
+    completions/ folder": "expected one JSON file, got a folder of 3 files; ... Label Studio 0.x
+    keeps each task in a file of its project's completions/ folder: read that folder", to a
+    user who had read that folder, and no file named (review19). The damaged file is named now,
+    with its line, as the reader of one file names it; so is a file of the folder that holds
+    other JSON than a task."""
+    cut = FOLDER | {"completions/1.json": FOLDER["completions/1.json"][:-20]}
+    with pytest.raises(FormatError) as exc:
+        load_files(cut, name="completions", options=ReadOptions())
+    said = str(exc.value)
+    assert re.match(r"completions/completions/1\.json:\d+: malformed JSON", said), said
+    assert "got a folder" not in said
+    other = FOLDER | {"completions/2.json": b'{"label_config": "<View/>"}'}
+    with pytest.raises(FormatError) as exc:
+        load_files(other, name="completions", options=ReadOptions())
+    assert str(exc.value) == (
+        "completions/completions/2.json: expected a task object of Label Studio 0.x, as the "
+        "folder's other 3 .json files are ({\"completions\": [...], \"data\": {...}, \"id\": "
+        "N}); got a JSON object without them")
