@@ -342,11 +342,15 @@ def lists_ahead(ws: Workspace, ref: str, system: str, level: int,
     is under way (:func:`ui.jobs.wait_while_running`), so a run never shares the server's
     interpreter with it, and a run that comes first computes what it needs itself (the same
     rows, one cache). Returns how many documents it counted."""
+    # Started in the middle of the Errors page's run: its first look comes before any work
+    # (review19: the sort by id and the categories' documents ran beside that run)
+    jobs.wait_while_running()
     by_id = _by_id(ws.key, ws, ref, system)
     kept = _document_counts(ws.key, ws, ref, system, level)
     whole = err_ui.missed_and_spurious(ws.key, ws, ref, system, level)
     counted = 0
     for category in categories:
+        jobs.wait_while_running()
         held = set(err_ui.documents_with(ws, ref, system, level, category, err_ui.ALL) or ())
         window = [d for d in by_id if d in held][:DOC_WINDOW]
         todo = [d for d in window if d not in kept]
