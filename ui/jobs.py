@@ -341,7 +341,18 @@ class Worker:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "ui.gamma_worker", self.address], cwd=ROOT, env=env,
                 stdin=subprocess.DEVNULL, start_new_session=True)
-            self.conn = self._connect(key)
+            try:
+                self.conn = self._connect(key)
+            except BaseException:
+                # killed and reaped, however the connection failed: in its own session a
+                # Ctrl+C does not reach it, and nothing else would stop it (review19)
+                if self.process.poll() is None:  # not reaped yet: its pid is still its own
+                    with contextlib.suppress(OSError):
+                        os.killpg(self.process.pid, signal.SIGKILL)
+                    with contextlib.suppress(OSError):
+                        self.process.kill()
+                    self.process.wait()
+                raise
         except BaseException:
             # stop() is registered below, once connected: a worker that did not start takes
             # its folder and the mapped deadline file with it (review18)

@@ -93,6 +93,44 @@ def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
         shutil.rmtree(folders, ignore_errors=True)
 
 
+def test_a_worker_whose_connection_fails_otherwise_is_killed_and_reaped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The connection raised something other than "not listening yet" (the server stopped
+    by Ctrl+C or SIGTERM while it waits, the handshake cut): the folder went, and the worker
+    process was left running in its own session, where a Ctrl+C in the terminal does not
+    reach it, listening on a socket whose folder was gone, for the life of the machine
+    (review19)."""
+    script = tmp_path / "silent.sh"
+    script.write_text("#!/bin/sh\nexec sleep 60\n")
+    script.chmod(0o755)
+    folders = Path(tempfile.mkdtemp(prefix="ss-r19-", dir="/tmp"))
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def keep(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    def interrupted(self: jobs.Worker, key: bytes) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tempfile, "tempdir", str(folders))
+    monkeypatch.setattr(jobs.sys, "executable", str(script))
+    monkeypatch.setattr(jobs.subprocess, "Popen", keep)
+    monkeypatch.setattr(jobs.Worker, "_connect", interrupted)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            jobs.Worker()
+        assert started and started[0].returncode is not None  # killed and waited for
+        assert sorted(p.name for p in folders.iterdir()) == []
+    finally:
+        for process in started:
+            with contextlib.suppress(OSError):
+                process.kill()
+                process.wait(timeout=30)
+        shutil.rmtree(folders, ignore_errors=True)
+
+
 def test_two_sessions_that_find_the_worker_dead_start_one_worker(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Two sessions' runs that submit while the worker is dead each stopped it and cleared the
