@@ -140,6 +140,12 @@ class InChild(Generic[T]):
         self._exited: int | None = exited
         self.stalled = False
         """Whether :meth:`result` found the copy blocked and killed it (:data:`STALL_S`)."""
+        self.stalled_in: str | None = None
+        """Where the copy slept when it was killed as blocked: its state and the kernel function
+        it waited in (``S futex_wait_queue``: a lock; ``/proc/PID/wchan``), for the warning
+        that says so (:func:`ui.cli_data.read_reports`)."""
+        self.waited_s = 0.0
+        """Seconds :meth:`result` waited for the copy (its exit, or its kill)."""
 
     def result(self) -> T | None:
         """The child's result once it has written it and exited (this waits for it), or None
@@ -150,11 +156,14 @@ class InChild(Generic[T]):
             raise RuntimeError("InChild.result() called twice")
         fd, self._fd = self._fd, None
         try:
+            began = time.monotonic()
             try:
                 status = self._wait()
             except BaseException:  # the server stopped meanwhile: no copy left behind
                 self._kill()
                 raise
+            finally:
+                self.waited_s = time.monotonic() - began
             if status is None:
                 self.stalled = True
                 return None
@@ -208,6 +217,7 @@ class InChild(Generic[T]):
             elif quiet_since is None:
                 quiet_since = now
             elif now - quiet_since >= STALL_S:
+                self.stalled_in = f"{state} {_wchan(self.pid)}".rstrip()
                 self._kill()
                 return None
             last = seen
@@ -247,6 +257,18 @@ def _activity(pid: int) -> tuple[str, int] | None:
     # after the command's closing parenthesis: state, ppid, ..., minflt (7), majflt (9),
     # utime (11), stime (12)
     return fields[0].decode(), int(fields[7]) + int(fields[9]) + int(fields[11]) + int(fields[12])
+
+
+def _wchan(pid: int) -> str:
+    """The kernel function in which the process ``pid`` sleeps (``/proc/PID/wchan``:
+    ``futex_wait_queue`` for a lock, ``pipe_read``, ``do_epoll_wait``...), or "" where the
+    system does not say (no ``/proc``, or ``0``: running, or hidden)."""
+    try:
+        with open(f"/proc/{pid}/wchan", "rb") as f:
+            name = f.read().decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return "" if name == "0" else name
 
 
 def _result_file() -> tuple[int, str]:
