@@ -53,7 +53,7 @@ from core.model import ROLES, Role
 from core.model.errors import Diagnostic
 from core.plugins import load_formats
 from ui import file_reports, state, text_policy
-from ui.parsing import STALL_S, InChild, guarded_load
+from ui.parsing import InChild, guarded_load
 
 DATA_ENV = "SPANSCOPE_DATA"  # core.cli.launch.DATA_ENV (ui must not need core.cli.launch at import)
 SOURCE = "cli"
@@ -249,8 +249,8 @@ def _copy_ended(child: InChild[list[state.FileReport]], outcome: str, here_s: fl
         COPIES[outcome] += 1
     if outcome == "stalled":
         print(f"spanscope: the copy of the server that read the last --data files (pid "
-              f"{child.pid}) was asleep ({child.stalled_in}) without using CPU for {STALL_S} s "
-              f"and was taken for blocked: killed, and its files read by the server "
+              f"{child.pid}) was asleep ({child.stalled_in}) without using CPU and was taken "
+              f"for blocked: killed, and its files read by the server "
               f"({fallback_s:.2f} s)", file=sys.stderr, flush=True)
     elif outcome == "failed":
         print(f"spanscope: the copy of the server that read the last --data files (pid "
