@@ -166,7 +166,17 @@ def page_run_ended() -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 FRAGMENT_RUNS: collections.Counter[str] = collections.Counter()
-"""Runs :func:`person_fragment` marked as a person's page run, by function: tests read it."""
+"""Runs :func:`person_fragment` marked as a person's page run, by function: tests read it
+(:func:`fragment_runs`). Each session's runs are threads of their own: it is updated under
+:data:`_fragment_lock` (``+=`` on a Counter reads, then writes: two runs in between each other
+lose one)."""
+_fragment_lock = threading.Lock()
+
+
+def fragment_runs() -> dict[str, int]:
+    """:data:`FRAGMENT_RUNS` as it is now (a copy, taken under its lock)."""
+    with _fragment_lock:
+        return dict(FRAGMENT_RUNS)
 
 
 def person_fragment(fn: F) -> F:
@@ -186,7 +196,8 @@ def person_fragment(fn: F) -> F:
     def run(*args: Any, **kwargs: Any) -> Any:
         if _mine():  # inside a run of this thread marked already (fragments run inline)
             return fn(*args, **kwargs)
-        FRAGMENT_RUNS[fn.__qualname__] += 1
+        with _fragment_lock:
+            FRAGMENT_RUNS[fn.__qualname__] += 1
         page_run_started()
         try:
             return fn(*args, **kwargs)

@@ -5,11 +5,13 @@ counters and flags, never from a clock."""
 
 from __future__ import annotations
 
+import collections
 import itertools
 import os
 import queue
 import tempfile
 import threading
+import time
 import types
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection
@@ -364,6 +366,39 @@ def test_a_fragment_a_person_reruns_holds_later_jobs_as_a_page_run_does() -> Non
 
     with pytest.raises(ValueError):
         broken()
+    assert jobs._runs == {}
+
+
+def test_fragment_runs_of_many_sessions_at_once_are_all_counted(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each session's fragment runs in a thread of its own: FRAGMENT_RUNS counts every run of
+    many at once. ``+=`` on a Counter reads, then writes; a Counter whose read yields the
+    interpreter to another thread (as the interpreter may at any bytecode) lost most of the
+    runs without the lock (the lock went in with this test)."""
+
+    class Yielding(collections.Counter[str]):
+        def __getitem__(self, key: str) -> int:
+            value = super().__getitem__(key)
+            time.sleep(0.001)  # another run's thread gets the interpreter here
+            return value
+
+    monkeypatch.setattr(jobs, "FRAGMENT_RUNS", Yielding())
+
+    @jobs.person_fragment
+    def switch() -> None:
+        return None
+
+    def session() -> None:
+        for _ in range(20):
+            switch()
+
+    threads = [threading.Thread(target=session) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert jobs.fragment_runs() == {switch.__qualname__: 160}
     assert jobs._runs == {}
 
 
