@@ -255,6 +255,17 @@ class WorkerDied(RuntimeError):
     """The worker process ended while it held a job (killed, out of memory)."""
 
 
+SOCKET_PATH_MAX = 108 if sys.platform.startswith("linux") else 104
+"""The longest path of a Unix socket, in bytes (``sun_path``: 108 on Linux, 104 on macOS and the
+BSDs); the worker's lies in the temporary folder (:func:`tempfile.gettempdir`, ``TMPDIR``)."""
+
+
+class SocketPathTooLong(SpanScopeError):
+    """The worker cannot listen: the temporary folder's path is too long for a Unix socket.
+    Its message is the page's (:meth:`Job.error`), so it names TMPDIR, not the server's path;
+    the server's standard error says the path too (:class:`Worker`)."""
+
+
 STOPPED = ("the computation stopped: its background process ended (stopped by the server, or "
            "out of memory). Reload the page or change any choice to retry.")
 """What a page shows for a job whose worker died; the job runs again on the next page run."""
@@ -338,6 +349,21 @@ class Worker:
         key = os.urandom(32)
         folder = tempfile.mkdtemp(prefix="spanscope-worker-")
         self.address = os.path.join(folder, "socket")
+        if len(os.fsencode(self.address)) > SOCKET_PATH_MAX:
+            # the worker's Listener would fail with "AF_UNIX path too long" and exit at once,
+            # which said only that the worker exited at start (status 1)
+            shutil.rmtree(folder, ignore_errors=True)
+            size = len(os.fsencode(self.address))
+            print(f"spanscope: the background worker cannot start: its socket {self.address} "
+                  f"({size} bytes) is longer than the {SOCKET_PATH_MAX} bytes a Unix socket's "
+                  "path may have; it lies in the temporary folder (TMPDIR="
+                  f"{tempfile.gettempdir()}): start the app with a shorter TMPDIR, e.g. "
+                  "TMPDIR=/tmp spanscope app ...", file=sys.stderr, flush=True)
+            raise SocketPathTooLong(
+                "the background computation cannot start: the server's temporary folder "
+                f"(TMPDIR) has a path too long for the worker's Unix socket ({size} bytes, at "
+                f"most {SOCKET_PATH_MAX}); whoever starts the app can start it with a shorter "
+                "TMPDIR, e.g. `TMPDIR=/tmp spanscope app ...`")
         # The hold's deadline, which the worker reads (ui.gamma_worker.watch_deadline)
         with open(deadline_path(self.address), "wb") as f:
             f.write(_DEADLINE.pack(0.0))
@@ -570,7 +596,7 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     """Queue ``job`` on the worker (again, when it was cancelled before it started, or its
     worker died); ``later``: behind every ordinary job, until a page run shows it. A worker that
     cannot start fails the job with :class:`WorkerDied`, which the page shows as
-    :data:`STOPPED`."""
+    :data:`STOPPED`, or with :class:`SocketPathTooLong`, whose message the page shows."""
     try:
         worker = _worker()
         if not worker.alive or worker.process.poll() is not None:
@@ -582,11 +608,12 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
                     worker.stop()  # its pool's processes and its folder
                     _worker.clear()
                     worker = _worker()
-    except (WorkerDied, OSError) as exc:
+    except (WorkerDied, SocketPathTooLong, OSError) as exc:
         _worker.clear()
         job.future = Future()
         job.stop_shown = False
-        job.future.set_exception(exc if isinstance(exc, WorkerDied) else WorkerDied(str(exc)))
+        job.future.set_exception(exc if isinstance(exc, (WorkerDied, SocketPathTooLong))
+                                 else WorkerDied(str(exc)))
         return job
     return worker.submit(job, later=later)
 

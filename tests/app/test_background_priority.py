@@ -590,3 +590,42 @@ def test_a_worker_that_dies_during_a_hold_ends_the_hold(monkeypatch: pytest.Monk
     assert worker._hold_once(jobs.time.monotonic(), None) == (None, None)
     assert worker.holds == holds and len(sent) == holds
     jobs.page_run_ended()
+
+
+def test_a_temporary_folder_too_long_for_the_workers_socket_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A long TMPDIR made the worker's socket path longer than a Unix socket's (108 bytes on
+    Linux): the worker exited at its start and the page said only that the computation had
+    stopped. Now no worker is started, the folder made for it is removed, the page's message
+    names TMPDIR and what to do, and the server's standard error gives the path."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    with pytest.raises(jobs.SocketPathTooLong) as raised:
+        jobs.Worker()
+    assert "TMPDIR" in str(raised.value) and "TMPDIR=/tmp spanscope app" in str(raised.value)
+    assert str(deep) not in str(raised.value)  # visitors never see the server's paths
+    assert list(deep.iterdir()) == []  # the worker's folder removed, no process started
+    said = capsys.readouterr().err
+    assert f"TMPDIR={deep}" in said and "longer than the" in said
+
+    # through submit, as a page asks: the job fails with that message, not STOPPED
+    monkeypatch.setattr(jobs, "_worker", _Uncached(jobs.Worker))
+    job = jobs.submit(jobs.Job("Agreement", "hold", {"values": [], "imports": []}))
+    assert job.done() and job.error() == str(raised.value)
+    assert job.error() != jobs.STOPPED and list(deep.iterdir()) == []
+
+
+class _Uncached:
+    """Stands for ``st.cache_resource``'s wrapper of :func:`ui.jobs._worker`: calls ``make``
+    each time (no worker cached from another test), ``clear`` does nothing."""
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def __call__(self) -> Any:
+        return self.make()
+
+    def clear(self) -> None:
+        pass
