@@ -93,7 +93,9 @@ documents about 100 MB)."""
 HOLD_AFTER_RUN = 1.0
 """Seconds after a page run ends during which a later job stays held: the browser draws what
 the run sent after the run has ended (0.1 to 0.5 s of its main thread per page at 100,000
-documents)."""
+documents; 0.05 to 1.44 s after the run's last message at load 33 to 41, 2 warm revisits of 27
+past the second). A fixed second rather than until the page says it is drawn: the page has no
+way to say so that starts no run (docs/robustness.md, "Waits that end")."""
 HOLD_MAX = 5.0
 """Seconds a page run holds later jobs at most, however long it lasts (one that was interrupted
 marks no end; the next run of its session replaces its mark)."""
