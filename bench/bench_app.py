@@ -66,6 +66,7 @@ measure: about 0.25 s of the first load).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -286,13 +287,52 @@ def prepare_bytecode(tree: Path, how: str) -> str:
     return BYTECODE[how]
 
 
-def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT
-                 ) -> tuple[subprocess.Popen[bytes], str]:
+def machine_busy_s() -> float:
+    """CPU seconds every core of the machine has been busy so far, whoever's (``/proc/stat``:
+    user, nice, system, irq, softirq, steal), or 0.0 without ``/proc``."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = f.readline().split()
+    except OSError:
+        return 0.0
+    busy = sum(int(fields[i]) for i in (1, 2, 3, 6, 7, 8))
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+def ours_cpu_s(server: int) -> float:
+    """CPU seconds so far of this process, every process below it (the server, its worker, the
+    browser) and the children the server has reaped (its reading copy)."""
+    return ((cpu_s(os.getpid()) or 0.0) + _below_cpu_s(os.getpid())
+            + (cpu_s(server, children=True) or 0.0))
+
+
+def read_stats(server_dir: Path) -> list[dict[str, Any]]:
+    """What the tree's server said of its reading copies (``SPANSCOPE_READ_STATS``, one JSON
+    line per read that forked one: ``taken``, ``stalled`` or ``failed`` and the seconds of each
+    part; ``ui.cli_data.read_reports``), and each warning line it wrote on its standard error
+    (``{"stderr": LINE}``). Empty for a tree whose server writes neither."""
+    lines: list[dict[str, Any]] = []
+    with contextlib.suppress(OSError):
+        for line in (server_dir / "read_stats.jsonl").read_text(encoding="utf-8").splitlines():
+            lines.append(json.loads(line))
+    with contextlib.suppress(OSError):
+        for line in (server_dir / "stderr.txt").read_text(encoding="utf-8").splitlines():
+            if line.startswith("spanscope:"):
+                lines.append({"stderr": line})
+    return lines
+
+
+def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT,
+                 server_dir: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """Streamlit on ``data_dir``: as a sample corpus folder (``SPANSCOPE_DATA_DIR``), or with
     ``cli`` opened by ``python -m core app --data gold=... --data pred=...`` (the launcher execs
-    streamlit, so the PID is the server's either way). ``tree``: the checkout whose app runs."""
+    streamlit, so the PID is the server's either way). ``tree``: the checkout whose app runs.
+    ``server_dir``: a folder for the server's standard error and its reading copies' line
+    (:func:`read_stats`)."""
     port = _free_port()
     env = dict(os.environ, SPANSCOPE_DATA_DIR=str(data_dir))
+    if server_dir is not None:
+        env["SPANSCOPE_READ_STATS"] = str(server_dir / "read_stats.jsonl")
     options = ["--server.headless=true", "--server.address=127.0.0.1", f"--server.port={port}",
                "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"]
     if cli:
@@ -301,8 +341,10 @@ def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT
                f"pred={corpus / 'system_a.json'}", *options]
     else:
         cmd = [sys.executable, "-m", "streamlit", "run", str(tree / "app.py"), *options]
-    proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    with contextlib.ExitStack() as stack:
+        err = (stack.enter_context((server_dir / "stderr.txt").open("wb"))
+               if server_dir is not None else subprocess.DEVNULL)
+        proc = subprocess.Popen(cmd, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=err)
     return proc, healthy(proc, port, 60)
 
 
@@ -883,8 +925,11 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             page.on("websocket", lambda ws: ws.on(
                 "framereceived", lambda frame: received.__setitem__(
                     0, received[0] + len(frame))))
+            load_at_start = os.getloadavg()
             launched = time.perf_counter()
-            proc, url = start_server(data, cli, tree)
+            busy_at_start = machine_busy_s()
+            proc, url = start_server(data, cli, tree, Path(tmp))
+            ours_at_start = ours_cpu_s(proc.pid)
             up = time.perf_counter() - launched
             cpu_at: dict[str, float | None] = {"healthy": cpu_s(proc.pid)}
             try:
@@ -896,11 +941,20 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 cpu_at["first load"] = cpu_s(proc.pid)
                 cpu_at["first load, its children"] = cpu_s(proc.pid, children=True)
                 cpu_at["first load, its worker"] = descendants_cpu_s(proc.pid)
+                # the machine's other processes: every core's busy time from the launch to the
+                # first draw, but this bench's (a slow first load on a shared machine)
+                others = round(machine_busy_s() - busy_at_start
+                               - (ours_cpu_s(proc.pid) - ours_at_start), 2)
+                copies = read_stats(Path(tmp))
                 print(f"first load: {first:.2f} s (server healthy {up:.2f} s after its start, "
                       f"first draw {from_launch:.2f} s after it; server CPU "
                       f"{cpu_at['first load']} s, its children's "
                       f"{cpu_at['first load, its children']} s, its worker's "
-                      f"{cpu_at['first load, its worker']} s)", file=sys.stderr, flush=True)
+                      f"{cpu_at['first load, its worker']} s; load average at the start "
+                      f"{load_at_start[0]:.2f}, the machine's other processes' CPU "
+                      f"{others} s)", file=sys.stderr, flush=True)
+                said = copies or "nothing said (no copy, or a tree that does not say)"
+                print(f"first load, the reading copy: {said}", file=sys.stderr, flush=True)
                 rss_after["first load"] = peak_rss_mib(proc.pid)
                 time.sleep(pause)  # a reader looks at the first page before the first click
                 pages: list[float] = []
@@ -1110,6 +1164,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         "opened_with": "spanscope app --data" if cli else "SPANSCOPE_DATA_DIR",
         "server_peak_rss_mib_after": rss_after,
         "first_load_s": round(first, 2), "pause_s": pause, "revisit_pause_s": revisit_pause,
+        "first_load_reading_copy": copies, "load_average_at_start": load_at_start,
+        "others_cpu_first_load_s": others,
         "server_healthy_after_start_s": round(up, 2),
         "first_draw_after_start_s": round(from_launch, 2), "server_cpu_s_at": cpu_at,
         "page_switch_s": {"median": round(statistics.median(pages), 3) if pages else None,

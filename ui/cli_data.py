@@ -27,6 +27,7 @@ session: the files are read again with it, by the code that reads them first
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import gc
 import hashlib
@@ -36,6 +37,7 @@ import os
 import re
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -213,12 +215,54 @@ modules after it, so that no other thread of the server is importing at the fork
 
 _forks = 0
 """How many times :func:`read_reports` has read files in a forked copy (:func:`fork_count`)."""
+COPIES: Counter[str] = Counter()
+"""What became of :func:`read_reports`'s forked copies, by outcome: ``forked``, and one of
+``taken`` (its reports used), ``stalled`` (killed as blocked, :data:`ui.parsing.STALL_S`) or
+``failed`` (it raised, or was killed from outside); in the last two the server read the copy's
+files itself (:func:`copy_counts`). Updated under :data:`_copies_lock`."""
+_copies_lock = threading.Lock()
+STATS_ENV = "SPANSCOPE_READ_STATS"
+"""Environment variable naming a file to which :func:`read_reports` appends one JSON line per
+read that forked a copy: its outcome, where a copy killed as blocked slept, and the seconds
+each part took (the benchmark prints it with the first load, ``bench/bench_app.py``)."""
 
 
 def fork_count() -> int:
     """How many times :func:`read_reports` has read some of its files in a forked copy of this
     process and taken their reports from it (a count of which path ran, for the tests)."""
     return _forks
+
+
+def copy_counts() -> dict[str, int]:
+    """:data:`COPIES` as it is now (a copy of it)."""
+    with _copies_lock:
+        return dict(COPIES)
+
+
+def _copy_ended(child: InChild[list[state.FileReport]], outcome: str, here_s: float,
+                fallback_s: float) -> None:
+    """Count the copy's ``outcome`` (:data:`COPIES`), warn on the server's standard error when
+    the copy did not deliver (a person who finds the first load slow can see why), and append
+    the read's line to the :data:`STATS_ENV` file when one is named. ``here_s``: the seconds
+    this process read its own files; ``fallback_s``: those it then read the copy's."""
+    with _copies_lock:
+        COPIES[outcome] += 1
+    if outcome == "stalled":
+        print(f"spanscope: the copy of the server that read the last --data files (pid "
+              f"{child.pid}) was asleep ({child.stalled_in}) without using CPU and was taken "
+              f"for blocked: killed, and its files read by the server "
+              f"({fallback_s:.2f} s)", file=sys.stderr, flush=True)
+    elif outcome == "failed":
+        print(f"spanscope: the copy of the server that read the last --data files (pid "
+              f"{child.pid}) failed: its files read by the server ({fallback_s:.2f} s)",
+              file=sys.stderr, flush=True)
+    stats = os.environ.get(STATS_ENV)
+    if stats:
+        line = {"outcome": outcome, "stalled_in": child.stalled_in,
+                "here_s": round(here_s, 3), "copy_wait_s": round(child.waited_s, 3),
+                "fallback_s": round(fallback_s, 3), "counts": copy_counts()}
+        with contextlib.suppress(OSError), open(stats, "a", encoding="utf-8") as f:
+            f.write(json.dumps(line) + "\n")
 
 
 def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozenset(),
@@ -259,9 +303,12 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
         rest = inputs[split:]
         try:
             child = InChild(lambda: [report(*one) for one in rest])
+            with _copies_lock:
+                COPIES["forked"] += 1
         except OSError:  # the system refused the fork (EAGAIN, ENOMEM): all read here
             split = len(inputs)
     forked.set()
+    began = time.monotonic()
     try:
         reports = [report(*one) for one in inputs[:split]]
     except BaseException:
@@ -269,11 +316,16 @@ def read_reports(args: tuple[DataArg, ...], annotators: frozenset[str] = frozens
             child.cancel()
         raise
     if child is not None:
+        here = time.monotonic() - began
         theirs = child.result()
         if theirs is not None:
             _forks += 1
+            _copy_ended(child, "taken", here, 0.0)
             return reports + theirs
+        began = time.monotonic()
         reports += [report(*one) for one in inputs[split:]]
+        _copy_ended(child, "stalled" if child.stalled else "failed", here,
+                    time.monotonic() - began)
     return reports
 
 

@@ -93,7 +93,9 @@ documents about 100 MB)."""
 HOLD_AFTER_RUN = 1.0
 """Seconds after a page run ends during which a later job stays held: the browser draws what
 the run sent after the run has ended (0.1 to 0.5 s of its main thread per page at 100,000
-documents)."""
+documents; 0.05 to 1.44 s after the run's last message at load 33 to 41, 2 warm revisits of 27
+past the second). A fixed second rather than until the page says it is drawn: the page has no
+way to say so that starts no run (docs/robustness.md, "Waits that end")."""
 HOLD_MAX = 5.0
 """Seconds a page run holds later jobs at most, however long it lasts (one that was interrupted
 marks no end; the next run of its session replaces its mark)."""
@@ -166,7 +168,17 @@ def page_run_ended() -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 FRAGMENT_RUNS: collections.Counter[str] = collections.Counter()
-"""Runs :func:`person_fragment` marked as a person's page run, by function: tests read it."""
+"""Runs :func:`person_fragment` marked as a person's page run, by function: tests read it
+(:func:`fragment_runs`). Each session's runs are threads of their own: it is updated under
+:data:`_fragment_lock` (``+=`` on a Counter reads, then writes: two runs in between each other
+lose one)."""
+_fragment_lock = threading.Lock()
+
+
+def fragment_runs() -> dict[str, int]:
+    """:data:`FRAGMENT_RUNS` as it is now (a copy, taken under its lock)."""
+    with _fragment_lock:
+        return dict(FRAGMENT_RUNS)
 
 
 def person_fragment(fn: F) -> F:
@@ -186,7 +198,8 @@ def person_fragment(fn: F) -> F:
     def run(*args: Any, **kwargs: Any) -> Any:
         if _mine():  # inside a run of this thread marked already (fragments run inline)
             return fn(*args, **kwargs)
-        FRAGMENT_RUNS[fn.__qualname__] += 1
+        with _fragment_lock:
+            FRAGMENT_RUNS[fn.__qualname__] += 1
         page_run_started()
         try:
             return fn(*args, **kwargs)
@@ -242,6 +255,17 @@ def _received(conn: Connection) -> tuple[Any, ...]:
 
 class WorkerDied(RuntimeError):
     """The worker process ended while it held a job (killed, out of memory)."""
+
+
+SOCKET_PATH_MAX = 108 if sys.platform.startswith("linux") else 104
+"""The longest path of a Unix socket, in bytes (``sun_path``: 108 on Linux, 104 on macOS and the
+BSDs); the worker's lies in the temporary folder (:func:`tempfile.gettempdir`, ``TMPDIR``)."""
+
+
+class SocketPathTooLong(SpanScopeError):
+    """The worker cannot listen: the temporary folder's path is too long for a Unix socket.
+    Its message is the page's (:meth:`Job.error`), so it names TMPDIR, not the server's path;
+    the server's standard error says the path too (:class:`Worker`)."""
 
 
 STOPPED = ("the computation stopped: its background process ended (stopped by the server, or "
@@ -327,6 +351,21 @@ class Worker:
         key = os.urandom(32)
         folder = tempfile.mkdtemp(prefix="spanscope-worker-")
         self.address = os.path.join(folder, "socket")
+        if len(os.fsencode(self.address)) > SOCKET_PATH_MAX:
+            # the worker's Listener would fail with "AF_UNIX path too long" and exit at once,
+            # which said only that the worker exited at start (status 1)
+            shutil.rmtree(folder, ignore_errors=True)
+            size = len(os.fsencode(self.address))
+            print(f"spanscope: the background worker cannot start: its socket {self.address} "
+                  f"({size} bytes) is longer than the {SOCKET_PATH_MAX} bytes a Unix socket's "
+                  "path may have; it lies in the temporary folder (TMPDIR="
+                  f"{tempfile.gettempdir()}): start the app with a shorter TMPDIR, e.g. "
+                  "TMPDIR=/tmp spanscope app ...", file=sys.stderr, flush=True)
+            raise SocketPathTooLong(
+                "the background computation cannot start: the server's temporary folder "
+                f"(TMPDIR) has a path too long for the worker's Unix socket ({size} bytes, at "
+                f"most {SOCKET_PATH_MAX}); whoever starts the app can start it with a shorter "
+                "TMPDIR, e.g. `TMPDIR=/tmp spanscope app ...`")
         # The hold's deadline, which the worker reads (ui.gamma_worker.watch_deadline)
         with open(deadline_path(self.address), "wb") as f:
             f.write(_DEADLINE.pack(0.0))
@@ -570,7 +609,7 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     """Queue ``job`` on the worker (again, when it was cancelled before it started, or its
     worker died); ``later``: behind every ordinary job, until a page run shows it. A worker that
     cannot start fails the job with :class:`WorkerDied`, which the page shows as
-    :data:`STOPPED`."""
+    :data:`STOPPED`, or with :class:`SocketPathTooLong`, whose message the page shows."""
     try:
         worker = _worker()
         if not worker.alive or worker.process.poll() is not None:
@@ -582,11 +621,12 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
                     worker.stop()  # its pool's processes and its folder
                     _worker.clear()
                     worker = _worker()
-    except (WorkerDied, OSError) as exc:
+    except (WorkerDied, SocketPathTooLong, OSError) as exc:
         _worker.clear()
         job.future = Future()
         job.stop_shown = False
-        job.future.set_exception(exc if isinstance(exc, WorkerDied) else WorkerDied(str(exc)))
+        job.future.set_exception(exc if isinstance(exc, (WorkerDied, SocketPathTooLong))
+                                 else WorkerDied(str(exc)))
         return job
     return worker.submit(job, later=later)
 

@@ -35,14 +35,23 @@ ended by the system (``signal.alarm``): its caller then computes the result itse
 bound, for a copy that works on and on; a copy blocked for good is ended long before by its
 caller (:data:`STALL_S`)."""
 STALL_S = 0.5
-"""Seconds a forked copy may sit asleep without using any CPU while its caller waits for it
+"""Seconds a forked copy may wait on a lock without using any CPU while its caller waits for it
 (:meth:`InChild.result`): then it is blocked for good, on a lock another thread of the process
 held at the fork (only the forking thread lives on in the copy, and nothing releases it), and
 the caller kills it and computes the result itself. A copy at work is running, waiting for a
 core (state ``R``) or for the disk (``D``), and uses CPU in any tenth of a second it is given
-a core; asleep (``S``) with its CPU time still, it waits for something. Half a second is five
-looks (:data:`POLL_S`) at a process that should never sleep, and what the first load pays for
-a copy that does, on top of reading the copy's files itself."""
+a core; asleep (``S``) with its CPU time still, it waits for something, and the kernel says
+what (``/proc/PID/wchan``): ``futex_...`` is a lock (a copy has one thread: none of its own
+can release it), anything else the outside world (a pipe given as a file, a file on a FUSE file
+system whose read sleeps in ``S``, a timer), which the copy is given :data:`ASLEEP_S` for. A
+copy stopped (``T``) is taken for blocked as well, and so is one asleep where the system does
+not say on what. Half a second is five looks (:data:`POLL_S`) at a process that should never
+sleep, and what the first load pays for a copy that does, on top of reading the copy's files
+itself."""
+ASLEEP_S = 30.0
+"""Seconds a forked copy may sleep on something other than a lock (a pipe, a file system that
+answers slowly, a timer: :data:`STALL_S`) without using any CPU before its caller kills it and
+computes the result itself: what comes late still comes, and is waited for, up to this."""
 POLL_S = 0.1
 """Seconds between two looks at a copy's state while its caller waits (:data:`STALL_S`); its
 exit wakes the caller at once (a pipe the copy holds open closes when it exits). A look reads
@@ -102,8 +111,9 @@ class InChild(Generic[T]):
     which file was used.
 
     A copy blocked for good (a lock held at the fork after all) does not keep its caller
-    waiting: once the caller waits (:meth:`result`), a copy asleep without using CPU for
-    :data:`STALL_S` is killed and reaped, and :meth:`result` returns None, as for a copy that
+    waiting: once the caller waits (:meth:`result`), a copy asleep on a lock (or stopped)
+    without using CPU for :data:`STALL_S` is killed and reaped (asleep on anything else, after
+    :data:`ASLEEP_S`), and :meth:`result` returns None, as for a copy that
     failed (docs/robustness.md, "Waits that end"). The caller learns of the
     copy's exit from a pipe the copy holds open, at once, not from a clock."""
 
@@ -144,21 +154,31 @@ class InChild(Generic[T]):
         self._exited: int | None = exited
         self.stalled = False
         """Whether :meth:`result` found the copy blocked and killed it (:data:`STALL_S`)."""
+        self.stalled_in: str | None = None
+        """Where the copy slept when it was killed as blocked: its state and the kernel function
+        it waited in (``S futex_wait_queue``: a lock; ``/proc/PID/wchan``), for the warning
+        that says so (:func:`ui.cli_data.read_reports`)."""
+        self.waited_s = 0.0
+        """Seconds :meth:`result` waited for the copy (its exit, or its kill)."""
 
     def result(self) -> T | None:
         """The child's result once it has written it and exited (this waits for it), or None
-        when it failed (it raised, or was killed). A child blocked for good (asleep, using no
-        CPU, for :data:`STALL_S` while this waits) is killed and reaped, and this returns None
-        (:attr:`stalled`). Once only."""
+        when it failed (it raised, or was killed). A child blocked for good (asleep on a lock,
+        or stopped, using no CPU, for :data:`STALL_S` while this waits; asleep on anything else
+        for :data:`ASLEEP_S`) is killed and reaped, and this returns None (:attr:`stalled`).
+        Once only."""
         if self._fd is None:
             raise RuntimeError("InChild.result() called twice")
         fd, self._fd = self._fd, None
         try:
+            began = time.monotonic()
             try:
                 status = self._wait()
             except BaseException:  # the server stopped meanwhile: no copy left behind
                 self._kill()
                 raise
+            finally:
+                self.waited_s = time.monotonic() - began
             if status is None:
                 self.stalled = True
                 return None
@@ -186,8 +206,8 @@ class InChild(Generic[T]):
         self._kill()
 
     def _wait(self) -> int | None:
-        """The child's exit status once it has exited, or None once it has been asleep without
-        using CPU for :data:`STALL_S` (then it is killed and reaped, :meth:`_kill`). Where the
+        """The child's exit status once it has exited, or None once it is blocked for good
+        (:meth:`_blocked`: then it is killed and reaped, :meth:`_kill`). Where the
         system says nothing of a process's state (no ``/proc``), this waits for the exit, which
         :data:`CHILD_LIMIT_S` bounds."""
         assert self._exited is not None
@@ -211,10 +231,26 @@ class InChild(Generic[T]):
                 quiet_since = None  # running, waiting for a core or the disk, or it used CPU
             elif quiet_since is None:
                 quiet_since = now
-            elif now - quiet_since >= STALL_S:
+            elif now - quiet_since >= STALL_S and self._blocked(state, used, now - quiet_since):
                 self._kill()
                 return None
             last = seen
+
+    def _blocked(self, state: str, used: int, quiet_s: float) -> bool:
+        """Whether the copy, quiet (no CPU, no page fault) for ``quiet_s`` >= :data:`STALL_S`
+        seconds in ``state``, is blocked for good: stopped, or asleep on a lock (``futex``), or
+        asleep where the system does not say on what (its state and activity looked at again, so
+        that a copy that woke up between two looks is not taken for one); asleep on anything
+        else, once it has been so for :data:`ASLEEP_S`. Sets :attr:`stalled_in` when it is."""
+        wchan = _wchan(self.pid)
+        if not wchan:  # running at that instant, or a system that hides it
+            again = _activity(self.pid)
+            if again is None or again[0] in "RDZ" or again[1] != used:
+                return False
+        if state in "Tt" or "futex" in wchan or not wchan or quiet_s >= ASLEEP_S:
+            self.stalled_in = f"{state} {wchan}".rstrip()
+            return True
+        return False
 
     def _reap(self) -> int:
         """The exited child's status, reaped."""
@@ -251,6 +287,18 @@ def _activity(pid: int) -> tuple[str, int] | None:
     # after the command's closing parenthesis: state, ppid, ..., minflt (7), majflt (9),
     # utime (11), stime (12)
     return fields[0].decode(), int(fields[7]) + int(fields[9]) + int(fields[11]) + int(fields[12])
+
+
+def _wchan(pid: int) -> str:
+    """The kernel function in which the process ``pid`` sleeps (``/proc/PID/wchan``:
+    ``futex_wait_queue`` for a lock, ``pipe_read``, ``do_epoll_wait``...), or "" where the
+    system does not say (no ``/proc``, or ``0``: running, or hidden)."""
+    try:
+        with open(f"/proc/{pid}/wchan", "rb") as f:
+            name = f.read().decode("ascii", "replace").strip()
+    except OSError:
+        return ""
+    return "" if name == "0" else name
 
 
 def _result_file() -> tuple[int, str]:

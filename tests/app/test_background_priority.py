@@ -5,11 +5,13 @@ counters and flags, never from a clock."""
 
 from __future__ import annotations
 
+import collections
 import itertools
 import os
 import queue
 import tempfile
 import threading
+import time
 import types
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection
@@ -367,6 +369,39 @@ def test_a_fragment_a_person_reruns_holds_later_jobs_as_a_page_run_does() -> Non
     assert jobs._runs == {}
 
 
+def test_fragment_runs_of_many_sessions_at_once_are_all_counted(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each session's fragment runs in a thread of its own: FRAGMENT_RUNS counts every run of
+    many at once. ``+=`` on a Counter reads, then writes; a Counter whose read yields the
+    interpreter to another thread (as the interpreter may at any bytecode) lost most of the
+    runs without the lock (the lock went in with this test)."""
+
+    class Yielding(collections.Counter[str]):
+        def __getitem__(self, key: str) -> int:
+            value = super().__getitem__(key)
+            time.sleep(0.001)  # another run's thread gets the interpreter here
+            return value
+
+    monkeypatch.setattr(jobs, "FRAGMENT_RUNS", Yielding())
+
+    @jobs.person_fragment
+    def switch() -> None:
+        return None
+
+    def session() -> None:
+        for _ in range(20):
+            switch()
+
+    threads = [threading.Thread(target=session) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert jobs.fragment_runs() == {switch.__qualname__: 160}
+    assert jobs._runs == {}
+
+
 def test_the_documents_fragments_are_marked_and_a_whole_runs_mark_stands(make_app) -> None:
     """The fragment a document switch, a step and the search's documents rerun alone (the
     document's) calls its body through :func:`ui.jobs.person_fragment`; in a whole run of the
@@ -555,3 +590,42 @@ def test_a_worker_that_dies_during_a_hold_ends_the_hold(monkeypatch: pytest.Monk
     assert worker._hold_once(jobs.time.monotonic(), None) == (None, None)
     assert worker.holds == holds and len(sent) == holds
     jobs.page_run_ended()
+
+
+def test_a_temporary_folder_too_long_for_the_workers_socket_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A long TMPDIR made the worker's socket path longer than a Unix socket's (108 bytes on
+    Linux): the worker exited at its start and the page said only that the computation had
+    stopped. Now no worker is started, the folder made for it is removed, the page's message
+    names TMPDIR and what to do, and the server's standard error gives the path."""
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    with pytest.raises(jobs.SocketPathTooLong) as raised:
+        jobs.Worker()
+    assert "TMPDIR" in str(raised.value) and "TMPDIR=/tmp spanscope app" in str(raised.value)
+    assert str(deep) not in str(raised.value)  # visitors never see the server's paths
+    assert list(deep.iterdir()) == []  # the worker's folder removed, no process started
+    said = capsys.readouterr().err
+    assert f"TMPDIR={deep}" in said and "longer than the" in said
+
+    # through submit, as a page asks: the job fails with that message, not STOPPED
+    monkeypatch.setattr(jobs, "_worker", _Uncached(jobs.Worker))
+    job = jobs.submit(jobs.Job("Agreement", "hold", {"values": [], "imports": []}))
+    assert job.done() and job.error() == str(raised.value)
+    assert job.error() != jobs.STOPPED and list(deep.iterdir()) == []
+
+
+class _Uncached:
+    """Stands for ``st.cache_resource``'s wrapper of :func:`ui.jobs._worker`: calls ``make``
+    each time (no worker cached from another test), ``clear`` does nothing."""
+
+    def __init__(self, make: Any) -> None:
+        self.make = make
+
+    def __call__(self) -> Any:
+        return self.make()
+
+    def clear(self) -> None:
+        pass
