@@ -17,8 +17,8 @@ script as Streamlit's loader resolves it); nothing is drawn and nothing is sent 
 A Streamlit without the chunk, or a page without Streamlit's ``index`` script, preloads nothing.
 The script rides in the sidebar's one element of our own (:data:`ui.sidebar.SCRIPT`).
 
-The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way, after
-plotly.js: since the Errors page's category table is an HTML table (issue 29, seventeenth pass),
+The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way (after
+plotly.js until the nineteenth pass, before it since, below): since the Errors page's category table is an HTML table (issue 29, seventeenth pass),
 a session opened on Errors drew no grid before its first Errors → Documents click, and the
 Documents page's list then paid for the grid's script (0.3-0.4 s more for that click,
 docs/performance.md).
@@ -37,6 +37,15 @@ each a fetch before the element and the ones after it were drawn; and the grid's
 with plotly.js, in the same idle moment (fetched side by side, not one idle moment later each),
 and the style sheet linked there, under the URL Vite's loader looks for, so that the first grid
 finds it.
+
+Since the nineteenth pass the grid's chunk is among those (:data:`FIRST`), and they are imported
+**before** plotly.js, which follows at once: the first Errors -> Documents click of a tab opened
+on Errors met the grid's module evaluated in its own run (0.25-1.6 s of the main thread in the
+traces, the preload's second step not reached, or Streamlit's loader asking for it when the list
+arrived), where the Documents page's first screen needs the grid and no chart. A tab opened on
+Documents has drawn all of :data:`FIRST` already (those imports resolve at once), so plotly.js
+starts as early as before. And no step begins while a page run is under way (a person's click or
+key, or a page switch): its evaluation, one long task, would land in the run's drawing.
 """
 
 from __future__ import annotations
@@ -51,18 +60,24 @@ IDLE_WAIT_MS = 3000
 thread has had no idle moment (``requestIdleCallback``'s ``timeout``)."""
 
 
-CHUNKS = ("PlotlyChart", "DataFrame", "embed", "vega-interpreter", "ArrowVegaLiteChart")
-"""The chunks preloaded, in this order: plotly.js (most pages' charts), the data grid (0.5 MB:
-Documents' list, Scores' systems, the grids of Metric differences, Annotators and Curation),
-then Vega-Lite's. The grid after plotly.js: first, it put plotly.js's import one idle moment
-later, and Scores opened right after the first load at 100,000 documents waited for it (its
-first visit 2.0-2.7 s against 1.5-1.7 s, docs/performance.md, issue 29, seventeenth pass)."""
+CHUNKS = ("PlotlyChart", "embed", "vega-interpreter", "ArrowVegaLiteChart")
+"""The chunks preloaded after :data:`FIRST`, in this order: plotly.js (most pages' charts, at
+once after :data:`FIRST`), then Vega-Lite's, each when the main thread is idle. The grid was
+second here until the nineteenth pass; it is in :data:`FIRST` now, imported with no idle
+moment between it and plotly.js (an idle moment between them put plotly.js's import later, and
+Scores opened right after the first load at 100,000 documents waited for it: its first visit
+2.0-2.7 s against 1.5-1.7 s, docs/performance.md, issue 29, seventeenth pass)."""
 
 
 ELEMENTS = ("Radio", "TextInput", "Checkbox", "Spinner", "BidiComponent")
 """Chunks of elements the Documents page draws and the Errors page does not (the metric's
 radio, the search, the filter's toggle, the spinner of a cache computing, the highlights'
-component, :mod:`ui.doc_switch`), imported together with the first of :data:`CHUNKS`."""
+component, :mod:`ui.doc_switch`)."""
+FIRST = ("DataFrame", *ELEMENTS)
+"""What the Documents page's first screen needs and a page without a grid has not loaded: the
+data grid (0.5 MB: Documents' list, also Scores' systems and the grids of Metric differences,
+Annotators and Curation) and :data:`ELEMENTS`; imported side by side in the preload's first
+step, before plotly.js (the Documents page draws no chart)."""
 STYLES = ("DataFrame",)
 """Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
 that the chunk's first element waits for (the grid's), linked with the first of
@@ -89,9 +104,10 @@ def chunk_names(static: Path | None = None, stems: tuple[str, ...] = CHUNKS,
 def script(chunks: str | list[str] | None, together: list[str] | None = None,
            styles: list[str] | None = None) -> str:
     """The ``<script>`` that imports ``chunks`` (one name or several, in order, each when the
-    main thread is idle) once per tab, after the first run; ``together``: chunks imported with
-    the first, side by side; ``styles``: style sheets (names in Streamlit's ``static/css``)
-    linked then. Empty when there is no chunk."""
+    main thread is idle and no page run is under way) once per tab, after the first run;
+    ``together``: chunks imported side by side before the first, which follows them at once;
+    ``styles``: style sheets (names in Streamlit's ``static/css``) linked then. Empty when there
+    is no chunk."""
     if isinstance(chunks, str):
         chunks = [chunks]
     if not chunks:
@@ -113,9 +129,16 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
   const idle = w.requestIdleCallback
     ? (f) => w.requestIdleCallback(f, {timeout: IDLE_WAIT_MS})
     : (f) => w.setTimeout(f, 200);
-  // One chunk per idle moment: a long parse and compile each, never two in one task.
+  const app = () => w.document.querySelector('[data-testid="stApp"]');
+  const running = () => app()?.getAttribute("data-test-script-state") === "running";
+  // f once no run is under way, then when the main thread is idle.
+  const calm = (f) => (running() ? w.setTimeout(() => calm(f), 200) : idle(f));
+  // One chunk per idle moment: a long parse and compile each, never two in one task. None
+  // begins while a page run is under way (a click's, a key's): its evaluation, one long task
+  // of the main thread, would hold up that run's drawing.
   const load = (i = 0) => {
     if (i >= urls.length) { w.__spanscopeCharts = "loaded"; return; }
+    if (running()) { calm(() => load(i)); return; }
     w.__spanscopeCharts = "loading";
     if (i === 0) {
       for (const href of styles) {
@@ -125,16 +148,18 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
         w.document.head.appendChild(link);
       }
     }
-    const step = i === 0 ? [urls[0], ...together] : [urls[i]];
-    Promise.all(step.map((u) => import(u))).then(() => idle(() => load(i + 1)),
-                                                 () => { w.__spanscopeCharts = "failed"; });
+    // The first step: what the Documents page's first screen needs (the grid, its elements),
+    // side by side, then the first chunk (plotly.js) at once, unless a run began meanwhile.
+    const first = i === 0 ? Promise.all(together.map((u) => import(u))) : Promise.resolve();
+    first.then(() => new Promise((ok) => (running() ? calm(ok) : ok())))
+      .then(() => import(urls[i]))
+      .then(() => idle(() => load(i + 1)), () => { w.__spanscopeCharts = "failed"; });
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.
   let tries = 300;
   const wait = () => {
-    const app = w.document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute("data-test-script-state") === "notRunning") idle(() => load());
+    if (app()?.getAttribute("data-test-script-state") === "notRunning") idle(() => load());
     else if (--tries > 0) w.setTimeout(wait, 200);
     else w.__spanscopeCharts = "no state";
   };
@@ -145,5 +170,5 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
         "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
 
 
-SCRIPT = script(chunk_names(), chunk_names(stems=ELEMENTS), chunk_names(stems=STYLES, ext="css"))
+SCRIPT = script(chunk_names(), chunk_names(stems=FIRST), chunk_names(stems=STYLES, ext="css"))
 """The preload of the installed Streamlit's chunks (empty if it has none)."""

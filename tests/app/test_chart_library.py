@@ -33,9 +33,10 @@ def test_streamlits_loader_imports_the_chunk_beside_its_index_script() -> None:
     assert f"import(`./{name}`)" in index_js
     vega = chart_library.chunk_name(stem="ArrowVegaLiteChart")
     assert vega is not None and f"import(`./{vega}`)" in index_js
-    grid = chart_library.chunk_name(stem="DataFrame")  # st.dataframe's grid, after plotly.js
+    grid = chart_library.chunk_name(stem="DataFrame")  # st.dataframe's grid, before plotly.js
     assert grid is not None and f"import(`./{grid}`)" in index_js
-    assert chart_library.chunk_names()[:2] == [name, grid]
+    assert chart_library.chunk_names()[0] == name
+    assert chart_library.chunk_names(stems=chart_library.FIRST)[0] == grid
 
 
 def test_the_vega_chunks_are_the_ones_streamlits_vega_loader_imports() -> None:
@@ -63,7 +64,7 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
     js = chart_library.script("PlotlyChart.a1.js")
     assert js.startswith("<script>") and js.endswith("</script>") and js.count("<script") == 1
     assert '["PlotlyChart.a1.js"].map((c) => new URL(c, index.src).href)' in js
-    assert "step.map((u) => import(u))" in js and js.count("import(") == 1
+    assert ".then(() => import(urls[i]))" in js and js.count("import(") == 2
     two = chart_library.script(["PlotlyChart.a1.js", "embed.b2.js"])
     assert '["PlotlyChart.a1.js", "embed.b2.js"]' in two  # in order, the next when idle
     assert "idle(() => load(i + 1))" in two
@@ -78,7 +79,7 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
 def test_the_sidebars_element_carries_it_on_every_page() -> None:
     assert chart_library.SCRIPT
     assert chart_library.script(
-        chart_library.chunk_names(), chart_library.chunk_names(stems=chart_library.ELEMENTS),
+        chart_library.chunk_names(), chart_library.chunk_names(stems=chart_library.FIRST),
         chart_library.chunk_names(stems=chart_library.STYLES, ext="css")) == chart_library.SCRIPT
     assert sidebar.SCRIPT.endswith(chart_library.SCRIPT)
     assert sidebar.SCRIPT.count(chart_library.SCRIPT) == 1
@@ -108,14 +109,43 @@ def test_the_documents_pages_elements_come_with_plotly_and_the_grids_style_sheet
     # The grid's chunk lists the sheet among its dependencies in Vite's map of the index script.
     assert f'"./{grid}"' in index_js and f'"../css/{styles[0]}"' in index_js
     js = chart_library.SCRIPT
-    assert json.dumps(elements) in js and json.dumps(styles) in js
-    assert "const step = i === 0 ? [urls[0], ...together] : [urls[i]];" in js
+    assert json.dumps([grid, *elements]) in js and json.dumps(styles) in js
     assert 'new URL("../css/" + c, index.src).href' in js and 'link.rel = "stylesheet"' in js
-    # plotly.js still first; the grid's chunk still after it, one idle moment later.
-    assert chart_library.chunk_names()[0].startswith("PlotlyChart.")
-    assert chart_library.chunk_names()[1] == grid
     assert chart_library.script(["a.js"]).count('"Radio') == 0  # none unless asked for
     # Streamlit's sanitiser (DOMPurify) drops a script whose text holds "<" and a letter, "/"
     # or "!" (a tag in a comment): the whole preload would be gone.
     body = js.removeprefix("<script>").removesuffix("</script>")
     assert not re.search(r"<[/\w!]", body)
+
+
+def test_the_documents_first_screen_comes_first_then_plotly_at_once_and_never_in_a_run() -> None:
+    """Issue 29, nineteenth pass: the first step imports what the Documents page's first screen
+    needs (the grid first, then the elements, side by side) and only once they are evaluated
+    plotly.js, with no idle moment between (a tab opened on Documents has them all already, so
+    plotly.js starts as early as before); Vega's chunks follow, one idle moment each; no step,
+    and not plotly.js after the first, begins while a page run is under way."""
+    assert chart_library.FIRST == ("DataFrame", *chart_library.ELEMENTS)
+    assert chart_library.CHUNKS == ("PlotlyChart", "embed", "vega-interpreter",
+                                    "ArrowVegaLiteChart")
+    assert "DataFrame" not in chart_library.CHUNKS  # not imported twice, not after plotly.js
+    first = chart_library.chunk_names(stems=chart_library.FIRST)
+    assert [n.split(".")[0] for n in first] == list(chart_library.FIRST)
+    js = chart_library.SCRIPT
+    assert f"const together = {json.dumps(first)}" in js
+    assert f"const urls = {json.dumps(chart_library.chunk_names())}" in js
+    body = js[js.index("const load = "):js.index("let tries")]
+    # Order in the first step: the together chunks' imports, then the first chunk's.
+    together_at = body.index("Promise.all(together.map((u) => import(u)))")
+    urls_at = body.index(".then(() => import(urls[i]))")
+    assert together_at < urls_at
+    # Between them no idle moment, unless a run began meanwhile (then after it, when calm).
+    assert "first.then(() => new Promise((ok) => (running() ? calm(ok) : ok())))" in body
+    # A step never begins during a run: it waits for the run's end and an idle moment.
+    assert body.index("if (running()) { calm(() => load(i)); return; }") < together_at
+    assert ('const running = () => app()?.getAttribute("data-test-script-state") === "running";'
+            in js)
+    assert "const calm = (f) => (running() ? w.setTimeout(() => calm(f), 200) : idle(f));" in js
+    assert "idle(() => load(i + 1))" in body  # the next chunk one idle moment later
+    # The first step starts after the first run, when idle, as before.
+    assert ('if (app()?.getAttribute("data-test-script-state") === "notRunning") '
+            "idle(() => load());") in js
