@@ -56,8 +56,9 @@ from pathlib import Path
 import streamlit
 
 IDLE_WAIT_MS = 3000
-"""At most this long after the first run's end before the chunk is imported even if the main
-thread has had no idle moment (``requestIdleCallback``'s ``timeout``)."""
+"""At most this long after the first run's end before the chunks' files are fetched even if the
+main thread has had no idle moment (``requestIdleCallback``'s ``timeout``); their evaluation
+waits for an idle moment with no page run under way, with no such bound."""
 
 
 CHUNKS = ("PlotlyChart", "embed", "vega-interpreter", "ArrowVegaLiteChart")
@@ -131,14 +132,26 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
     : (f) => w.setTimeout(f, 200);
   const app = () => w.document.querySelector('[data-testid="stApp"]');
   const running = () => app()?.getAttribute("data-test-script-state") === "running";
-  // f once no run is under way, then when the main thread is idle.
-  const calm = (f) => (running() ? w.setTimeout(() => calm(f), 200) : idle(f));
-  // One chunk per idle moment: a long parse and compile each, never two in one task. None
-  // begins while a page run is under way (a click's, a key's): its evaluation, one long task
-  // of the main thread, would hold up that run's drawing.
+  // f once the page is quiet: no run under way and an idle period of the main thread (no
+  // timeout: one under load began an evaluation in the middle of a click's drawing).
+  const quiet = (f) => {
+    if (!w.requestIdleCallback) { w.setTimeout(() => (running() ? quiet(f) : f()), 200); return; }
+    w.requestIdleCallback(() => (running() ? w.setTimeout(() => quiet(f), 100) : f()));
+  };
+  // The modules fetched (and compiled) ahead, not evaluated: a module preload link each.
+  const fetched = (hrefs) => Promise.all(hrefs.map((href) => new Promise((ok) => {
+    const link = w.document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = href;
+    link.onload = ok;
+    link.onerror = ok;  // the import below then fetches it, or fails
+    w.document.head.appendChild(link);
+  })));
+  // One chunk per quiet moment: a long parse, compile and run each, never two in one task.
+  // Each step's files are fetched first, then evaluated when the page is quiet: a fetch under
+  // way when a click came no longer evaluates its module in the middle of that click's page.
   const load = (i = 0) => {
     if (i >= urls.length) { w.__spanscopeCharts = "loaded"; return; }
-    if (running()) { calm(() => load(i)); return; }
     w.__spanscopeCharts = "loading";
     if (i === 0) {
       for (const href of styles) {
@@ -148,12 +161,15 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
         w.document.head.appendChild(link);
       }
     }
+    const calm = () => new Promise((ok) => quiet(ok));
     // The first step: what the Documents page's first screen needs (the grid, its elements),
-    // side by side, then the first chunk (plotly.js) at once, unless a run began meanwhile.
-    const first = i === 0 ? Promise.all(together.map((u) => import(u))) : Promise.resolve();
-    first.then(() => new Promise((ok) => (running() ? calm(ok) : ok())))
+    // side by side, then the first chunk (plotly.js), each in a quiet moment.
+    fetched(i === 0 ? [...together, urls[0]] : [urls[i]])
+      .then(() => (i === 0 ? calm().then(() => Promise.all(together.map((u) => import(u))))
+                   : null))
+      .then(calm)
       .then(() => import(urls[i]))
-      .then(() => idle(() => load(i + 1)), () => { w.__spanscopeCharts = "failed"; });
+      .then(() => load(i + 1), () => { w.__spanscopeCharts = "failed"; });
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.

@@ -65,9 +65,10 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
     assert js.startswith("<script>") and js.endswith("</script>") and js.count("<script") == 1
     assert '["PlotlyChart.a1.js"].map((c) => new URL(c, index.src).href)' in js
     assert ".then(() => import(urls[i]))" in js and js.count("import(") == 2
+    assert 'link.rel = "modulepreload"' in js  # fetched ahead, evaluated in a quiet moment
     two = chart_library.script(["PlotlyChart.a1.js", "embed.b2.js"])
     assert '["PlotlyChart.a1.js", "embed.b2.js"]' in two  # in order, the next when idle
-    assert "idle(() => load(i + 1))" in two
+    assert ".then(() => load(i + 1)" in two
     assert chart_library.script([]) == ""
     assert "if (w.__spanscopeCharts) return;" in js  # once per tab
     assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
@@ -118,12 +119,12 @@ def test_the_documents_pages_elements_come_with_plotly_and_the_grids_style_sheet
     assert not re.search(r"<[/\w!]", body)
 
 
-def test_the_documents_first_screen_comes_first_then_plotly_at_once_and_never_in_a_run() -> None:
-    """Issue 29, nineteenth pass: the first step imports what the Documents page's first screen
-    needs (the grid first, then the elements, side by side) and only once they are evaluated
-    plotly.js, with no idle moment between (a tab opened on Documents has them all already, so
-    plotly.js starts as early as before); Vega's chunks follow, one idle moment each; no step,
-    and not plotly.js after the first, begins while a page run is under way."""
+def test_the_documents_first_screen_comes_first_then_plotly_each_in_a_quiet_moment() -> None:
+    """Issue 29, nineteenth pass: the first step fetches what the Documents page's first screen
+    needs (the grid, then the elements) and plotly.js side by side, without evaluating them
+    (module preload links); then it evaluates the first screen's modules, then plotly.js, each
+    in a quiet moment: an idle period of the main thread (no timeout) with no page run under
+    way; Vega's chunks follow, one quiet moment each."""
     assert chart_library.FIRST == ("DataFrame", *chart_library.ELEMENTS)
     assert chart_library.CHUNKS == ("PlotlyChart", "embed", "vega-interpreter",
                                     "ArrowVegaLiteChart")
@@ -134,18 +135,24 @@ def test_the_documents_first_screen_comes_first_then_plotly_at_once_and_never_in
     assert f"const together = {json.dumps(first)}" in js
     assert f"const urls = {json.dumps(chart_library.chunk_names())}" in js
     body = js[js.index("const load = "):js.index("let tries")]
-    # Order in the first step: the together chunks' imports, then the first chunk's.
-    together_at = body.index("Promise.all(together.map((u) => import(u)))")
-    urls_at = body.index(".then(() => import(urls[i]))")
-    assert together_at < urls_at
-    # Between them no idle moment, unless a run began meanwhile (then after it, when calm).
-    assert "first.then(() => new Promise((ok) => (running() ? calm(ok) : ok())))" in body
-    # A step never begins during a run: it waits for the run's end and an idle moment.
-    assert body.index("if (running()) { calm(() => load(i)); return; }") < together_at
+    # The step's files fetched first, the first step's all at once (plotly.js with them).
+    fetch_at = body.index("fetched(i === 0 ? [...together, urls[0]] : [urls[i]])")
+    # Then the first screen's modules in a quiet moment, then the chunk in another.
+    together_at = body.index("calm().then(() => Promise.all(together.map((u) => import(u))))")
+    chunk_at = body.index(".then(calm)\n      .then(() => import(urls[i]))")
+    assert fetch_at < together_at < chunk_at
+    assert "const calm = () => new Promise((ok) => quiet(ok));" in body
+    # Quiet: an idle period (no timeout there) with no run under way, else a look again.
+    quiet = js[js.index("const quiet = "):js.index("const fetched = ")]
+    assert ("w.requestIdleCallback(() => (running() ? w.setTimeout(() => quiet(f), 100) : f()))"
+            in quiet)
+    assert "timeout" not in quiet
     assert ('const running = () => app()?.getAttribute("data-test-script-state") === "running";'
             in js)
-    assert "const calm = (f) => (running() ? w.setTimeout(() => calm(f), 200) : idle(f));" in js
-    assert "idle(() => load(i + 1))" in body  # the next chunk one idle moment later
-    # The first step starts after the first run, when idle, as before.
+    # A module preload link per file, not evaluated; a failed fetch leaves it to the import.
+    fetched = js[js.index("const fetched = "):js.index("const load = ")]
+    assert 'link.rel = "modulepreload"' in fetched and "link.onerror = ok;" in fetched
+    assert "import(" not in fetched
+    # The first step still starts after the first run, when idle (the fetch, bounded).
     assert ('if (app()?.getAttribute("data-test-script-state") === "notRunning") '
             "idle(() => load());") in js
