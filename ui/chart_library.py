@@ -18,10 +18,10 @@ A Streamlit without the chunk, or a page without Streamlit's ``index`` script, p
 The script rides in the sidebar's one element of our own (:data:`ui.sidebar.SCRIPT`).
 
 The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way (after
-plotly.js until the nineteenth pass, before it since, below): since the Errors page's category table is an HTML table (issue 29, seventeenth pass),
-a session opened on Errors drew no grid before its first Errors → Documents click, and the
-Documents page's list then paid for the grid's script (0.3-0.4 s more for that click,
-docs/performance.md).
+plotly.js until the nineteenth pass, before it since, below): since the Errors page's category
+table is an HTML table (issue 29, seventeenth pass), a session opened on Errors drew no grid
+before its first Errors → Documents click, and the Documents page's list then paid for the
+grid's script (0.3-0.4 s more for that click, docs/performance.md).
 
 Since the waterfall of Metric differences and the Labels heatmap are Vega-Lite charts, the first
 of those pays for Vega's chunks the same way (``embed``, 0.8 MB, and the expression interpreter,

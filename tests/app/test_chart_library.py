@@ -125,7 +125,7 @@ def test_the_documents_first_screen_comes_first_then_plotly_each_in_a_quiet_mome
     (module preload links); then it evaluates the first screen's modules, then plotly.js, each
     in a quiet moment: an idle period of the main thread (no timeout) with no page run under
     way; Vega's chunks follow, one quiet moment each."""
-    assert chart_library.FIRST == ("DataFrame", *chart_library.ELEMENTS)
+    assert ("DataFrame", *chart_library.ELEMENTS) == chart_library.FIRST
     assert chart_library.CHUNKS == ("PlotlyChart", "embed", "vega-interpreter",
                                     "ArrowVegaLiteChart")
     assert "DataFrame" not in chart_library.CHUNKS  # not imported twice, not after plotly.js
