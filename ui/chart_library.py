@@ -163,10 +163,14 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
     }
     const calm = () => new Promise((ok) => quiet(ok));
     // The first step: what the Documents page's first screen needs (the grid, its elements),
-    // side by side, then the first chunk (plotly.js), each in a quiet moment.
-    fetched(i === 0 ? [...together, urls[0]] : [urls[i]])
-      .then(() => (i === 0 ? calm().then(() => Promise.all(together.map((u) => import(u))))
-                   : null))
+    // side by side, evaluated once they are fetched (not waiting for plotly.js's 4.7 MB,
+    // fetched meanwhile), then the chunk (plotly.js), each in a quiet moment.
+    const ahead = fetched([urls[i]]);
+    const first = i === 0
+      ? fetched(together).then(calm).then(() => Promise.all(together.map((u) => import(u))))
+        .then(() => { w.__spanscopeCharts = "first screen"; })
+      : Promise.resolve();
+    first.then(() => ahead)
       .then(calm)
       .then(() => import(urls[i]))
       .then(() => load(i + 1), () => { w.__spanscopeCharts = "failed"; });

@@ -135,12 +135,16 @@ def test_the_documents_first_screen_comes_first_then_plotly_each_in_a_quiet_mome
     assert f"const together = {json.dumps(first)}" in js
     assert f"const urls = {json.dumps(chart_library.chunk_names())}" in js
     body = js[js.index("const load = "):js.index("let tries")]
-    # The step's files fetched first, the first step's all at once (plotly.js with them).
-    fetch_at = body.index("fetched(i === 0 ? [...together, urls[0]] : [urls[i]])")
-    # Then the first screen's modules in a quiet moment, then the chunk in another.
-    together_at = body.index("calm().then(() => Promise.all(together.map((u) => import(u))))")
-    chunk_at = body.index(".then(calm)\n      .then(() => import(urls[i]))")
+    # The step's chunk fetched from the start; the first screen's modules fetched meanwhile and
+    # evaluated in a quiet moment once they are there (not after plotly.js's fetch); then the
+    # chunk, once fetched, in another quiet moment.
+    fetch_at = body.index("const ahead = fetched([urls[i]]);")
+    together_at = body.index("fetched(together).then(calm).then(() => Promise.all(together.map("
+                             "(u) => import(u))))")
+    chunk_at = body.index("first.then(() => ahead)\n      .then(calm)\n"
+                          "      .then(() => import(urls[i]))")
     assert fetch_at < together_at < chunk_at
+    assert 'w.__spanscopeCharts = "first screen";' in body  # a state a trace can read
     assert "const calm = () => new Promise((ok) => quiet(ok));" in body
     # Quiet: an idle period (no timeout there) with no run under way, else a look again.
     quiet = js[js.index("const quiet = "):js.index("const fetched = ")]
