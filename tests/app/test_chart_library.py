@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import streamlit
 
@@ -160,3 +162,33 @@ def test_the_documents_first_screen_comes_first_then_plotly_each_in_a_quiet_mome
     # The first step still starts after the first run, when idle (the fetch, bounded).
     assert ('if (app()?.getAttribute("data-test-script-state") === "notRunning") '
             "idle(() => load());") in js
+
+
+CHUNK_OF = {"dataframe": "DataFrame", "radio": "Radio", "text_input": "TextInput",
+            "checkbox": "Checkbox", "bidi_component": "BidiComponent"}
+"""AppTest's element types whose front-end chunk is one of :data:`ui.chart_library.FIRST`."""
+CHARTS = ("plotly_chart", "arrow_vega_lite_chart", "vega_lite_chart")
+
+
+def _types(node: Any, seen: set[str]) -> set[str]:
+    seen.add(str(getattr(node, "type", "")))
+    children = getattr(node, "children", None)
+    for child in children.values() if isinstance(children, dict) else ():
+        _types(child, seen)
+    return seen
+
+
+def test_the_documents_first_screen_an_errors_link_opens_needs_no_chart_and_its_chunks_come_first(
+    make_app: Callable[..., Any],
+) -> None:
+    """Issue 29, nineteenth pass: the Documents page as an Errors link opens it (filtered to a
+    category) draws no chart, so plotly.js is not on its path, and each of its elements that
+    has a lazily loaded chunk of its own (the list's grid, the radio, the search, the
+    highlights' component) is in :data:`ui.chart_library.FIRST`, evaluated before plotly.js."""
+    at = make_app(page="pages/documents.py", params={"ecat": "missed"})
+    assert not at.exception
+    drawn = _types(at._tree, set())
+    assert not drawn & set(CHARTS)
+    lazy = {CHUNK_OF[t] for t in drawn if t in CHUNK_OF}
+    assert {"DataFrame", "Radio", "TextInput", "BidiComponent"} <= lazy  # the page as read
+    assert lazy <= set(chart_library.FIRST)
