@@ -7,17 +7,19 @@ waits for, in Chromium driven by Playwright, on the generated pair of ``bench_ap
 
 * **Errors first visit**: a fresh server opened on ``/errors`` until the category table and
   chart are drawn and the run is over;
-* **Errors -> Documents**: a click on a row of the category table (the grid's selection cell),
-  until the Documents page shows the list filtered to that category (the document table and the
-  "Document (N of M)" selector drawn; ``list_s``) and until its run is over with the document
-  drawn (``done_s``). The times are taken in the page (``performance.now()`` from the
-  ``click`` event, the mouse button's release; each condition checked every animation frame),
-  so Playwright's round trips do not count. Since the fifth pass the Errors page also has a
-  link button per category (``link``), timed the same way. Each click is followed by a return
-  to Errors through the sidebar (timed too). Since the sixth pass the table also has a column of
-  documents buttons (``button``), timed the same way. The categories cycle through
+* **Errors -> Documents**: a click on a category's link button (``link``, one per system and
+  category, since the fifth pass), until the Documents page shows the list filtered to that
+  category (the document table and the "Document (N of M)" selector drawn; ``list_s``) and
+  until its run is over with the document drawn (``done_s``). The times are taken in the page
+  (``performance.now()`` from the ``click`` event, the mouse button's release; each condition
+  checked every animation frame), so Playwright's round trips do not count. Each click is
+  followed by a return to Errors through the sidebar (timed too). The categories cycle through
   :data:`CLICKS`: the first click of a server is Documents' first run; a category clicked again
-  is warm;
+  is warm. The Errors page has had the links alone since the seventeenth pass, its category
+  table an HTML table; two older ways are kept to time revisions before it, each skipped
+  where the checkout's ``ui/errors.py`` lacks it: a click on a row of the category table (the
+  data grid's selection cell, ``row``, until the seventeenth pass) and on its column of
+  documents buttons (``button``, sixth to sixteenth pass);
 * **back to Errors** through the sidebar: Playwright's wall time from its click until the
   category chart is drawn and the run over (``s``), and the same in the page (``page_s``, from
   the ``click`` event; since the sixth pass);
@@ -30,7 +32,7 @@ Every step also records the server's CPU (``/proc/PID/stat``, user + system) and
 average. ``--tree PATH,PATH`` runs the rounds in several checkouts (a frozen copy of ``main``
 and this tree), alternating which goes first; the summary counts the clicks under 300 ms.
 
-    python bench/bench_errors_page.py --docs 10000 --spans 100000 --rounds 3 \\
+    python bench/bench_errors_page.py --docs 10000 --spans 100000 --rounds 3 --hows link \\
         --tree /tmp/base,. --corpus /tmp/corpus10k
 
 Writes ``bench/results/bench_errors_page_<docs>.json``.
@@ -151,8 +153,9 @@ LINKS = "[class*='st-key-err_open_']"
 
 
 def _click(page: Any, how: str, category: str, cpu: Any, timeout: float) -> dict[str, Any]:
-    """Click ``category``'s row of the category table (``how`` "row") or its link button
-    ("link") on the Errors page; times from the click, taken in the page."""
+    """Click ``category``'s link button (``how`` "link") on the Errors page, or, on a revision
+    before the seventeenth pass, its row of the category table's grid ("row") or its documents
+    button there ("button"); times from the click, taken in the page."""
     import re
 
     if how in ("row", "button"):
@@ -194,14 +197,14 @@ def _idle_after(page: Any, wait: float = 30_000) -> float | None:
 
 
 def browser_round(tree: Path, corpus: Path, doc_switches: int, pages: int,
-                  hows: tuple[str, ...] = ("row", "button", "link"),
+                  hows: tuple[str, ...] = ("link",),
                   timeout: float = 120_000) -> dict[str, Any]:
     """One fresh server in ``tree``: the steps of the module docstring (seconds)."""
     from bench_app import _nav, _settled, chromium, peak_rss_mib
     from playwright.sync_api import sync_playwright
 
     proc, url = _server(tree, corpus)
-    # The category table's column of documents buttons (since the sixth pass): drawn on the
+    # The category table's column of documents buttons (sixth to sixteenth pass): drawn on the
     # grid's canvas, so the checkout's source says whether it is there.
     source = (tree / "ui" / "errors.py").read_text(encoding="utf-8")
     has_buttons = "ButtonColumn" in source
@@ -330,10 +333,13 @@ def main() -> None:
     ap.add_argument("--doc-switches", type=int, default=4)
     ap.add_argument("--pages", type=int, default=3, help="page turns of the span list")
     ap.add_argument("--tree", default=str(ROOT), help="checkouts, comma-separated")
-    ap.add_argument("--hows", default="row,button,link",
-                    help="which clicks open Documents, in this order (comma-separated): the "
-                    "links alone compare a revision without the grid with one that has it, "
-                    "each first click on a fresh server")
+    ap.add_argument("--hows", default="link",
+                    help="which clicks open Documents, in this order (comma-separated): "
+                    "'link' (the category's link button, the Errors page's only way since the "
+                    "seventeenth pass), 'row' (the category table's row selection, until the "
+                    "seventeenth pass) or 'button' (its documents buttons, sixth to sixteenth "
+                    "pass); a way the checkout lacks is skipped. The first way's first click "
+                    "is the fresh server's first")
     ap.add_argument("--corpus", type=Path, default=None,
                     help="folder whose bench/ holds the generated pair, kept between runs")
     args = ap.parse_args()

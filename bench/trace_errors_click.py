@@ -18,7 +18,14 @@ Every time is in milliseconds from the click event (the page's and the server's 
 same machine's ``Date.now()`` / ``time.time()``). ``--tree`` checkouts alternate click by click
 in fresh servers per round.
 
-    python bench/trace_errors_click.py --corpus /tmp/lead10k --tree /tmp/base,. --clicks 6
+    python bench/trace_errors_click.py --corpus /tmp/lead10k --tree /tmp/base,. --rounds 4 \\
+        --categories missed,spurious
+
+Since the nineteenth pass it also records, per click, how long the click waited behind a task
+before the page saw it (its event's time stamp to its listener), the state of the chart preload
+(:mod:`ui.chart_library`) at the click, the time from the Errors page drawn to the first click,
+and Chromium's long animation frames (over 50 ms) from the click to the run over with the
+scripts that ran in them, and when plotly.js's chunk was evaluated (before the click: negative).
 
 Writes ``bench/results/trace_errors_click.json``.
 """
@@ -83,8 +90,11 @@ SOCKET = """() => {
   if (window.__trWatch) return;
   window.__trWatch = true;
   window.__tr = {click: null, sent: [], received: []};
-  document.addEventListener('click', () => {
-    window.__tr = {click: Date.now(), sent: [], received: []};
+  // delay: from the input's own time stamp to its listener, i.e. how long the click waited
+  // behind a task of the main thread before the page saw it (the page's clocks start after it).
+  document.addEventListener('click', (e) => {
+    window.__tr = {click: Date.now(), delay: performance.now() - e.timeStamp, sent: [],
+                   received: []};
   }, true);
   const Native = window.WebSocket;
   window.WebSocket = function (...args) {
@@ -97,6 +107,59 @@ SOCKET = """() => {
   window.WebSocket.prototype = Native.prototype;
   Object.assign(window.WebSocket, Native);
 }"""
+
+
+LOAF = """() => {
+  // Chromium's long animation frames (over 50 ms of the main thread) with their scripts, in
+  // epoch ms, and the chart preload's state (ui.chart_library) at each click: which script ran
+  // in a long task between the click and the filtered list, and whether plotly.js's
+  // evaluation began before the click or after it.
+  if (window.__loafWatch) return;
+  window.__loafWatch = true;
+  window.__loaf = [];
+  window.__clickState = null;
+  const t0 = performance.timeOrigin;
+  document.addEventListener('click', () => {
+    window.__clickState = window.__spanscopeCharts || null;
+  }, true);
+  if (!PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) return;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      window.__loaf.push({start: t0 + e.startTime, duration: e.duration,
+                          blocking: e.blockingDuration,
+                          scripts: e.scripts.map((s) => ({
+                            start: t0 + s.startTime, duration: s.duration,
+                            compile_ms: s.executionStart ? s.executionStart - s.startTime : 0,
+                            layout_ms: s.forcedStyleAndLayoutDuration,
+                            invoker: s.invoker, type: s.invokerType,
+                            source: (s.sourceURL || '').split('/').pop(),
+                            fn: s.sourceFunctionName}))});
+    }
+  }).observe({type: 'long-animation-frame', buffered: true});
+}"""
+
+
+def long_frames(loaf: list[dict[str, Any]], t0: float, t1: float) -> list[dict[str, Any]]:
+    """The long animation frames of ``loaf`` (:data:`LOAF`'s) that overlap ``t0``-``t1``
+    (epoch ms), their times from ``t0`` and their scripts of 5 ms or more."""
+    out = []
+    for f in loaf:
+        if f["start"] + f["duration"] < t0 or f["start"] > t1:
+            continue
+        out.append({"start": round(f["start"] - t0), "duration": round(f["duration"]),
+                    "scripts": [{"start": round(s["start"] - t0), "duration": round(s["duration"]),
+                                 "compile_ms": round(s["compile_ms"]), "type": s["type"],
+                                 "source": s["source"], "invoker": s["invoker"][:80]}
+                                for s in f["scripts"] if s["duration"] >= 5]})
+    return out
+
+
+def plotly_frames(loaf: list[dict[str, Any]], t0: float) -> list[dict[str, Any]]:
+    """The long frames whose scripts evaluated plotly.js's chunk (``PlotlyChart.*.js``), timed
+    from ``t0`` (epoch ms): before the click (negative) or after it."""
+    return [{"start": round(s["start"] - t0), "duration": round(s["duration"]),
+             "compile_ms": round(s["compile_ms"])}
+            for f in loaf for s in f["scripts"] if s["source"].startswith("PlotlyChart.")]
 
 
 CHROMIUM_METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
@@ -128,8 +191,9 @@ def _runs(trace: Path, since: float) -> list[dict[str, Any]]:
 
 
 def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str],
-                timeout: float = 120_000) -> list[dict[str, Any]]:
-    """Fresh server in ``tree``; each click of ``hows`` x ``categories``, traced."""
+                timeout: float = 120_000, delay: float = 0) -> list[dict[str, Any]]:
+    """Fresh server in ``tree``; each click of ``hows`` x ``categories``, traced; the first
+    click ``delay`` ms later than the others (after the link's scroll and 300 ms)."""
     from bench_app import _nav, _settled, chromium
     from bench_errors_page import CATEGORY_ORDER, ERRORS_DRAWN, LINKS, WATCH, server_cpu_s
     from playwright.sync_api import sync_playwright
@@ -146,6 +210,7 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                 page = browser.new_page(viewport={"width": 1500, "height": 1600})
                 page.add_init_script(f"({WATCH})()")
                 page.add_init_script(f"({SOCKET})()")
+                page.add_init_script(f"({LOAF})()")
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable")
 
@@ -155,6 +220,7 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
 
                 page.goto(f"{url}/errors")
                 _settled(page, ERRORS_DRAWN, timeout)
+                drawn = page.evaluate("Date.now()")
                 source = (tree / "ui" / "errors.py").read_text()
                 has_buttons = "ButtonColumn" in source
                 has_grid = 'selection_mode="single-row"' in source  # until the 17th pass
@@ -178,7 +244,7 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                                 has_text=re.compile(f"^{re.escape(category)} \\("))
                             link = link.first.locator("button").first
                             link.scroll_into_view_if_needed()
-                            page.wait_for_timeout(300)
+                            page.wait_for_timeout(300 + (delay if not out else 0))
                             c, m0 = server_cpu_s(proc.pid), metrics()
                             link.click()
                         page.wait_for_function(
@@ -189,6 +255,7 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                         seen = page.evaluate("() => window.__ssSeen")
                         tr = page.evaluate("() => window.__tr")
                         t0 = tr["click"]
+                        loaf = page.evaluate("() => window.__loaf")
                         runs = [{**r, "start": r["start"] - t0, "end": r["end"] - t0}
                                 for r in _runs(trace, t0)]
                         step = {"tree": str(tree), "how": how, "category": category,
@@ -196,11 +263,16 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                                 "first_in": tr["received"][0] - t0 if tr["received"] else None,
                                 "last_in": tr["received"][-1] - t0 if tr["received"] else None,
                                 "frames_in": len(tr["received"]),
+                                "input_delay": tr.get("delay"),
                                 "list": seen["list"], "done": seen["done"], "runs": runs,
                                 "chromium_ms": {k: round((m1[k] - m0[k]) * 1000)
                                                 for k in CHROMIUM_METRICS if k in m0},
                                 "server_cpu_ms": (server_cpu_s(proc.pid) - c) * 1000,
-                                "load": os.getloadavg()[0]}
+                                "load": os.getloadavg()[0],
+                                "preload_at_click": page.evaluate("() => window.__clickState"),
+                                "drawn_to_click": t0 - drawn if not out else None,
+                                "long_frames": long_frames(loaf, t0, t0 + seen["done"]),
+                                "plotly": plotly_frames(loaf, t0)}
                         out.append(step)
                         print(_line(step), file=sys.stderr, flush=True)
                         _nav(page, "Errors", ERRORS_DRAWN, timeout)
@@ -217,7 +289,14 @@ def _line(s: dict[str, Any]) -> str:
     return (f"  {Path(s['tree']).name} {s['how']} {s['category']}: send {s['send']:.0f}, "
             f"{runs}; first in {s['first_in']:.0f}, last in {s['last_in']:.0f} "
             f"({s['frames_in']} frames), list {s['list']:.0f}, done {s['done']:.0f} ms "
-            f"(load {s['load']:.1f}); Chromium {s['chromium_ms']}")
+            f"(load {s['load']:.1f}); the click waited {s['input_delay']:.0f} ms; "
+            f"Chromium {s['chromium_ms']}; preload at the click "
+            f"{s['preload_at_click']}, page drawn to click {s['drawn_to_click']} ms; long frames "
+            + "; ".join(f"{f['start']}+{f['duration']} ms ["
+                        + ", ".join(f"{x['source'] or x['type']} {x['duration']}"
+                                    for x in f['scripts']) + "]" for f in s["long_frames"])
+            + "; plotly.js " + ", ".join(f"{p['start']}+{p['duration']} ms "
+                                         f"(compile {p['compile_ms']})" for p in s["plotly"]))
 
 
 def main() -> None:
@@ -225,8 +304,12 @@ def main() -> None:
     ap.add_argument("--corpus", type=Path, required=True)
     ap.add_argument("--tree", default=str(ROOT), help="checkouts, comma-separated")
     ap.add_argument("--rounds", type=int, default=1)
-    ap.add_argument("--how", default="row,button,link")
+    ap.add_argument("--how", default="link",
+                    help="'link' (the Errors page's only way since the seventeenth pass), 'row' "
+                    "or 'button' (a revision before it; skipped where the checkout lacks it)")
     ap.add_argument("--categories", default="missed,spurious,label,missed,spurious,label")
+    ap.add_argument("--delay", type=float, default=0,
+                    help="ms waited before a server's first click beyond the scroll's 300")
     args = ap.parse_args()
     trees = [Path(t).resolve() for t in args.tree.split(",")]
     steps: list[dict[str, Any]] = []
@@ -235,7 +318,7 @@ def main() -> None:
             print(f"{tree}: round {r + 1}, load {os.getloadavg()[0]:.1f}", file=sys.stderr,
                   flush=True)
             steps += trace_round(tree, args.corpus / "bench", args.how.split(","),
-                                 args.categories.split(","))
+                                 args.categories.split(","), delay=args.delay)
     for tree in trees:
         for how in args.how.split(","):
             mine = [s for s in steps if s["tree"] == str(tree) and s["how"] == how]

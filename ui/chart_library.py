@@ -17,11 +17,11 @@ script as Streamlit's loader resolves it); nothing is drawn and nothing is sent 
 A Streamlit without the chunk, or a page without Streamlit's ``index`` script, preloads nothing.
 The script rides in the sidebar's one element of our own (:data:`ui.sidebar.SCRIPT`).
 
-The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way, after
-plotly.js: since the Errors page's category table is an HTML table (issue 29, seventeenth pass),
-a session opened on Errors drew no grid before its first Errors → Documents click, and the
-Documents page's list then paid for the grid's script (0.3-0.4 s more for that click,
-docs/performance.md).
+The data grid (``st.dataframe``'s ``DataFrame`` chunk) is preloaded the same way (after
+plotly.js until the nineteenth pass, before it since, below): since the Errors page's category
+table is an HTML table (issue 29, seventeenth pass), a session opened on Errors drew no grid
+before its first Errors → Documents click, and the Documents page's list then paid for the
+grid's script (0.3-0.4 s more for that click, docs/performance.md).
 
 Since the waterfall of Metric differences and the Labels heatmap are Vega-Lite charts, the first
 of those pays for Vega's chunks the same way (``embed``, 0.8 MB, and the expression interpreter,
@@ -37,6 +37,15 @@ each a fetch before the element and the ones after it were drawn; and the grid's
 with plotly.js, in the same idle moment (fetched side by side, not one idle moment later each),
 and the style sheet linked there, under the URL Vite's loader looks for, so that the first grid
 finds it.
+
+Since the nineteenth pass the grid's chunk is among those (:data:`FIRST`), and they are imported
+**before** plotly.js, which follows at once: the first Errors -> Documents click of a tab opened
+on Errors met the grid's module evaluated in its own run (0.25-1.6 s of the main thread in the
+traces, the preload's second step not reached, or Streamlit's loader asking for it when the list
+arrived), where the Documents page's first screen needs the grid and no chart. A tab opened on
+Documents has drawn all of :data:`FIRST` already (those imports resolve at once), so plotly.js
+starts as early as before. And no step begins while a page run is under way (a person's click or
+key, or a page switch): its evaluation, one long task, would land in the run's drawing.
 """
 
 from __future__ import annotations
@@ -47,22 +56,29 @@ from pathlib import Path
 import streamlit
 
 IDLE_WAIT_MS = 3000
-"""At most this long after the first run's end before the chunk is imported even if the main
-thread has had no idle moment (``requestIdleCallback``'s ``timeout``)."""
+"""At most this long after the first run's end before the chunks' files are fetched even if the
+main thread has had no idle moment (``requestIdleCallback``'s ``timeout``); their evaluation
+waits for an idle moment with no page run under way, with no such bound."""
 
 
-CHUNKS = ("PlotlyChart", "DataFrame", "embed", "vega-interpreter", "ArrowVegaLiteChart")
-"""The chunks preloaded, in this order: plotly.js (most pages' charts), the data grid (0.5 MB:
-Documents' list, Scores' systems, the grids of Metric differences, Annotators and Curation),
-then Vega-Lite's. The grid after plotly.js: first, it put plotly.js's import one idle moment
-later, and Scores opened right after the first load at 100,000 documents waited for it (its
-first visit 2.0-2.7 s against 1.5-1.7 s, docs/performance.md, issue 29, seventeenth pass)."""
+CHUNKS = ("PlotlyChart", "embed", "vega-interpreter", "ArrowVegaLiteChart")
+"""The chunks preloaded after :data:`FIRST`, in this order: plotly.js (most pages' charts, at
+once after :data:`FIRST`), then Vega-Lite's, each when the main thread is idle. The grid was
+second here until the nineteenth pass; it is in :data:`FIRST` now, imported with no idle
+moment between it and plotly.js (an idle moment between them put plotly.js's import later, and
+Scores opened right after the first load at 100,000 documents waited for it: its first visit
+2.0-2.7 s against 1.5-1.7 s, docs/performance.md, issue 29, seventeenth pass)."""
 
 
 ELEMENTS = ("Radio", "TextInput", "Checkbox", "Spinner", "BidiComponent")
 """Chunks of elements the Documents page draws and the Errors page does not (the metric's
 radio, the search, the filter's toggle, the spinner of a cache computing, the highlights'
-component, :mod:`ui.doc_switch`), imported together with the first of :data:`CHUNKS`."""
+component, :mod:`ui.doc_switch`)."""
+FIRST = ("DataFrame", *ELEMENTS)
+"""What the Documents page's first screen needs and a page without a grid has not loaded: the
+data grid (0.5 MB: Documents' list, also Scores' systems and the grids of Metric differences,
+Annotators and Curation) and :data:`ELEMENTS`; imported side by side in the preload's first
+step, before plotly.js (the Documents page draws no chart)."""
 STYLES = ("DataFrame",)
 """Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
 that the chunk's first element waits for (the grid's), linked with the first of
@@ -89,9 +105,10 @@ def chunk_names(static: Path | None = None, stems: tuple[str, ...] = CHUNKS,
 def script(chunks: str | list[str] | None, together: list[str] | None = None,
            styles: list[str] | None = None) -> str:
     """The ``<script>`` that imports ``chunks`` (one name or several, in order, each when the
-    main thread is idle) once per tab, after the first run; ``together``: chunks imported with
-    the first, side by side; ``styles``: style sheets (names in Streamlit's ``static/css``)
-    linked then. Empty when there is no chunk."""
+    main thread is idle and no page run is under way) once per tab, after the first run;
+    ``together``: chunks imported side by side before the first, which follows them at once;
+    ``styles``: style sheets (names in Streamlit's ``static/css``) linked then. Empty when there
+    is no chunk."""
     if isinstance(chunks, str):
         chunks = [chunks]
     if not chunks:
@@ -113,7 +130,26 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
   const idle = w.requestIdleCallback
     ? (f) => w.requestIdleCallback(f, {timeout: IDLE_WAIT_MS})
     : (f) => w.setTimeout(f, 200);
-  // One chunk per idle moment: a long parse and compile each, never two in one task.
+  const app = () => w.document.querySelector('[data-testid="stApp"]');
+  const running = () => app()?.getAttribute("data-test-script-state") === "running";
+  // f once the page is quiet: no run under way and an idle period of the main thread (no
+  // timeout: one under load began an evaluation in the middle of a click's drawing).
+  const quiet = (f) => {
+    if (!w.requestIdleCallback) { w.setTimeout(() => (running() ? quiet(f) : f()), 200); return; }
+    w.requestIdleCallback(() => (running() ? w.setTimeout(() => quiet(f), 100) : f()));
+  };
+  // The modules fetched (and compiled) ahead, not evaluated: a module preload link each.
+  const fetched = (hrefs) => Promise.all(hrefs.map((href) => new Promise((ok) => {
+    const link = w.document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = href;
+    link.onload = ok;
+    link.onerror = ok;  // the import below then fetches it, or fails
+    w.document.head.appendChild(link);
+  })));
+  // One chunk per quiet moment: a long parse, compile and run each, never two in one task.
+  // Each step's files are fetched first, then evaluated when the page is quiet: a fetch under
+  // way when a click came no longer evaluates its module in the middle of that click's page.
   const load = (i = 0) => {
     if (i >= urls.length) { w.__spanscopeCharts = "loaded"; return; }
     w.__spanscopeCharts = "loading";
@@ -125,16 +161,25 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
         w.document.head.appendChild(link);
       }
     }
-    const step = i === 0 ? [urls[0], ...together] : [urls[i]];
-    Promise.all(step.map((u) => import(u))).then(() => idle(() => load(i + 1)),
-                                                 () => { w.__spanscopeCharts = "failed"; });
+    const calm = () => new Promise((ok) => quiet(ok));
+    // The first step: what the Documents page's first screen needs (the grid, its elements),
+    // side by side, evaluated once they are fetched (not waiting for plotly.js's 4.7 MB,
+    // fetched meanwhile), then the chunk (plotly.js), each in a quiet moment.
+    const ahead = fetched([urls[i]]);
+    const first = i === 0
+      ? fetched(together).then(calm).then(() => Promise.all(together.map((u) => import(u))))
+        .then(() => { w.__spanscopeCharts = "first screen"; })
+      : Promise.resolve();
+    first.then(() => ahead)
+      .then(calm)
+      .then(() => import(urls[i]))
+      .then(() => load(i + 1), () => { w.__spanscopeCharts = "failed"; });
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.
   let tries = 300;
   const wait = () => {
-    const app = w.document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute("data-test-script-state") === "notRunning") idle(() => load());
+    if (app()?.getAttribute("data-test-script-state") === "notRunning") idle(() => load());
     else if (--tries > 0) w.setTimeout(wait, 200);
     else w.__spanscopeCharts = "no state";
   };
@@ -145,5 +190,5 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
         "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
 
 
-SCRIPT = script(chunk_names(), chunk_names(stems=ELEMENTS), chunk_names(stems=STYLES, ext="css"))
+SCRIPT = script(chunk_names(), chunk_names(stems=FIRST), chunk_names(stems=STYLES, ext="css"))
 """The preload of the installed Streamlit's chunks (empty if it has none)."""

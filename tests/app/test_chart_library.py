@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import streamlit
 
@@ -33,9 +35,10 @@ def test_streamlits_loader_imports_the_chunk_beside_its_index_script() -> None:
     assert f"import(`./{name}`)" in index_js
     vega = chart_library.chunk_name(stem="ArrowVegaLiteChart")
     assert vega is not None and f"import(`./{vega}`)" in index_js
-    grid = chart_library.chunk_name(stem="DataFrame")  # st.dataframe's grid, after plotly.js
+    grid = chart_library.chunk_name(stem="DataFrame")  # st.dataframe's grid, before plotly.js
     assert grid is not None and f"import(`./{grid}`)" in index_js
-    assert chart_library.chunk_names()[:2] == [name, grid]
+    assert chart_library.chunk_names()[0] == name
+    assert chart_library.chunk_names(stems=chart_library.FIRST)[0] == grid
 
 
 def test_the_vega_chunks_are_the_ones_streamlits_vega_loader_imports() -> None:
@@ -63,10 +66,11 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
     js = chart_library.script("PlotlyChart.a1.js")
     assert js.startswith("<script>") and js.endswith("</script>") and js.count("<script") == 1
     assert '["PlotlyChart.a1.js"].map((c) => new URL(c, index.src).href)' in js
-    assert "step.map((u) => import(u))" in js and js.count("import(") == 1
+    assert ".then(() => import(urls[i]))" in js and js.count("import(") == 2
+    assert 'link.rel = "modulepreload"' in js  # fetched ahead, evaluated in a quiet moment
     two = chart_library.script(["PlotlyChart.a1.js", "embed.b2.js"])
     assert '["PlotlyChart.a1.js", "embed.b2.js"]' in two  # in order, the next when idle
-    assert "idle(() => load(i + 1))" in two
+    assert ".then(() => load(i + 1)" in two
     assert chart_library.script([]) == ""
     assert "if (w.__spanscopeCharts) return;" in js  # once per tab
     assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
@@ -78,7 +82,7 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
 def test_the_sidebars_element_carries_it_on_every_page() -> None:
     assert chart_library.SCRIPT
     assert chart_library.script(
-        chart_library.chunk_names(), chart_library.chunk_names(stems=chart_library.ELEMENTS),
+        chart_library.chunk_names(), chart_library.chunk_names(stems=chart_library.FIRST),
         chart_library.chunk_names(stems=chart_library.STYLES, ext="css")) == chart_library.SCRIPT
     assert sidebar.SCRIPT.endswith(chart_library.SCRIPT)
     assert sidebar.SCRIPT.count(chart_library.SCRIPT) == 1
@@ -108,14 +112,83 @@ def test_the_documents_pages_elements_come_with_plotly_and_the_grids_style_sheet
     # The grid's chunk lists the sheet among its dependencies in Vite's map of the index script.
     assert f'"./{grid}"' in index_js and f'"../css/{styles[0]}"' in index_js
     js = chart_library.SCRIPT
-    assert json.dumps(elements) in js and json.dumps(styles) in js
-    assert "const step = i === 0 ? [urls[0], ...together] : [urls[i]];" in js
+    assert json.dumps([grid, *elements]) in js and json.dumps(styles) in js
     assert 'new URL("../css/" + c, index.src).href' in js and 'link.rel = "stylesheet"' in js
-    # plotly.js still first; the grid's chunk still after it, one idle moment later.
-    assert chart_library.chunk_names()[0].startswith("PlotlyChart.")
-    assert chart_library.chunk_names()[1] == grid
     assert chart_library.script(["a.js"]).count('"Radio') == 0  # none unless asked for
     # Streamlit's sanitiser (DOMPurify) drops a script whose text holds "<" and a letter, "/"
     # or "!" (a tag in a comment): the whole preload would be gone.
     body = js.removeprefix("<script>").removesuffix("</script>")
     assert not re.search(r"<[/\w!]", body)
+
+
+def test_the_documents_first_screen_comes_first_then_plotly_each_in_a_quiet_moment() -> None:
+    """Issue 29, nineteenth pass: the first step fetches what the Documents page's first screen
+    needs (the grid, then the elements) and plotly.js side by side, without evaluating them
+    (module preload links); then it evaluates the first screen's modules, then plotly.js, each
+    in a quiet moment: an idle period of the main thread (no timeout) with no page run under
+    way; Vega's chunks follow, one quiet moment each."""
+    assert ("DataFrame", *chart_library.ELEMENTS) == chart_library.FIRST
+    assert chart_library.CHUNKS == ("PlotlyChart", "embed", "vega-interpreter",
+                                    "ArrowVegaLiteChart")
+    assert "DataFrame" not in chart_library.CHUNKS  # not imported twice, not after plotly.js
+    first = chart_library.chunk_names(stems=chart_library.FIRST)
+    assert [n.split(".")[0] for n in first] == list(chart_library.FIRST)
+    js = chart_library.SCRIPT
+    assert f"const together = {json.dumps(first)}" in js
+    assert f"const urls = {json.dumps(chart_library.chunk_names())}" in js
+    body = js[js.index("const load = "):js.index("let tries")]
+    # The step's chunk fetched from the start; the first screen's modules fetched meanwhile and
+    # evaluated in a quiet moment once they are there (not after plotly.js's fetch); then the
+    # chunk, once fetched, in another quiet moment.
+    fetch_at = body.index("const ahead = fetched([urls[i]]);")
+    together_at = body.index("fetched(together).then(calm).then(() => Promise.all(together.map("
+                             "(u) => import(u))))")
+    chunk_at = body.index("first.then(() => ahead)\n      .then(calm)\n"
+                          "      .then(() => import(urls[i]))")
+    assert fetch_at < together_at < chunk_at
+    assert 'w.__spanscopeCharts = "first screen";' in body  # a state a trace can read
+    assert "const calm = () => new Promise((ok) => quiet(ok));" in body
+    # Quiet: an idle period (no timeout there) with no run under way, else a look again.
+    quiet = js[js.index("const quiet = "):js.index("const fetched = ")]
+    assert ("w.requestIdleCallback(() => (running() ? w.setTimeout(() => quiet(f), 100) : f()))"
+            in quiet)
+    assert "timeout" not in quiet
+    assert ('const running = () => app()?.getAttribute("data-test-script-state") === "running";'
+            in js)
+    # A module preload link per file, not evaluated; a failed fetch leaves it to the import.
+    fetched = js[js.index("const fetched = "):js.index("const load = ")]
+    assert 'link.rel = "modulepreload"' in fetched and "link.onerror = ok;" in fetched
+    assert "import(" not in fetched
+    # The first step still starts after the first run, when idle (the fetch, bounded).
+    assert ('if (app()?.getAttribute("data-test-script-state") === "notRunning") '
+            "idle(() => load());") in js
+
+
+CHUNK_OF = {"dataframe": "DataFrame", "radio": "Radio", "text_input": "TextInput",
+            "checkbox": "Checkbox", "bidi_component": "BidiComponent"}
+"""AppTest's element types whose front-end chunk is one of :data:`ui.chart_library.FIRST`."""
+CHARTS = ("plotly_chart", "arrow_vega_lite_chart", "vega_lite_chart")
+
+
+def _types(node: Any, seen: set[str]) -> set[str]:
+    seen.add(str(getattr(node, "type", "")))
+    children = getattr(node, "children", None)
+    for child in children.values() if isinstance(children, dict) else ():
+        _types(child, seen)
+    return seen
+
+
+def test_the_documents_first_screen_an_errors_link_opens_needs_no_chart_and_its_chunks_come_first(
+    make_app: Callable[..., Any],
+) -> None:
+    """Issue 29, nineteenth pass: the Documents page as an Errors link opens it (filtered to a
+    category) draws no chart, so plotly.js is not on its path, and each of its elements that
+    has a lazily loaded chunk of its own (the list's grid, the radio, the search, the
+    highlights' component) is in :data:`ui.chart_library.FIRST`, evaluated before plotly.js."""
+    at = make_app(page="pages/documents.py", params={"ecat": "missed"})
+    assert not at.exception
+    drawn = _types(at._tree, set())
+    assert not drawn & set(CHARTS)
+    lazy = {CHUNK_OF[t] for t in drawn if t in CHUNK_OF}
+    assert {"DataFrame", "Radio", "TextInput", "BidiComponent"} <= lazy  # the page as read
+    assert lazy <= set(chart_library.FIRST)

@@ -48,8 +48,9 @@ def test_the_grid_is_loaded_on_a_page_without_one_and_reused_by_the_first_grid(
     app_url: str, page: Any, st_ui: SimpleNamespace
 ) -> None:
     """The Errors page draws no data grid since its category table is HTML (issue 29,
-    seventeenth pass): the grid's chunk is preloaded there, after plotly.js, and the Documents
-    page's list that an Errors link opens takes that same module."""
+    seventeenth pass): the grid's chunk is preloaded there, fetched ahead with plotly.js and
+    evaluated before it (nineteenth pass: the Documents page's first screen needs the grid, no
+    chart), and the Documents page's list that an Errors link opens takes that same module."""
     name = chart_library.chunk_name(stem="DataFrame")
     assert name is not None
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
@@ -58,6 +59,12 @@ def test_the_grid_is_loaded_on_a_page_without_one_and_reused_by_the_first_grid(
     assert page.locator("[data-testid='stDataFrame']").count() == 0  # no grid asked for it
     fetched = page.evaluate(GRID)
     assert [f.rsplit("/", 1)[1] for f in fetched] == [name]
+    # Fetched ahead by the preload's module preload links (evaluated later, when quiet), once:
+    # the module the import evaluates is the one the link fetched.
+    linked = page.evaluate("() => [...document.querySelectorAll('link[rel=modulepreload]')]"
+                           ".map((l) => l.href.split('/').pop())")
+    assert {*chart_library.chunk_names(),  # among Vite's own links of Streamlit's chunks
+            *chart_library.chunk_names(stems=chart_library.FIRST)} <= set(linked)
     page.locator("[class*='st-key-err_open_system_a_'] button").first.click()
     page.locator("[data-testid='stDataFrame']").first.wait_for(timeout=60_000)
     st_ui.wait_idle(page)
