@@ -50,6 +50,14 @@ server's log; each revisit's CPU of the server's background worker
 eighteenth pass: work ahead held while the clicks come within a second of each other runs in
 such pauses, and the next click's run holds it only once its signal is handled).
 
+The browser's heap around the warm revisits (issue 29, nineteenth pass): each revisit's V8 heap
+in use before and after (``revisit_heap``); ``--gc-trace FILE`` records V8's collections over
+all the revisits in one light trace (no trace started or stopped between them) and counts each
+revisit's major collections, incremental marking and scavenges inside its in-page span and
+those between the revisits (``revisit_gc``); ``--heap-sampling`` runs V8's sampling heap
+profiler around each revisit: what it allocated, garbage included, by script file (stopping
+the profiler collects the heap, so such runs say what is allocated, not when it is collected).
+
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
