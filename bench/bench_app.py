@@ -50,6 +50,14 @@ server's log; each revisit's CPU of the server's background worker
 eighteenth pass: work ahead held while the clicks come within a second of each other runs in
 such pauses, and the next click's run holds it only once its signal is handled).
 
+The browser's heap around the warm revisits (issue 29, nineteenth pass): each revisit's V8 heap
+in use before and after (``revisit_heap``); ``--gc-trace FILE`` records V8's collections over
+all the revisits in one light trace (no trace started or stopped between them) and counts each
+revisit's major collections, incremental marking and scavenges inside its in-page span and
+those between the revisits (``revisit_gc``); ``--heap-sampling`` runs V8's sampling heap
+profiler around each revisit: what it allocated, garbage included, by script file (stopping
+the profiler collects the heap, so such runs say what is allocated, not when it is collected).
+
 Run: ``python bench/bench_app.py [--docs N] [--spans N] [--repeat K] [--cli] [--corpus DIR]
 [--revisits K] [--interactions K]``;
 with ``--upload GOLD PRED`` it times uploading two files on the Data page of a fresh server
@@ -784,6 +792,55 @@ def _thread_s(cdp: Any) -> float:
     return float(next(m["value"] for m in metrics if m["name"] == "ThreadTime"))
 
 
+def _heap_mib(cdp: Any) -> float:
+    """MiB of V8's heap in use in the page now (``JSHeapUsedSize``): before and after a revisit,
+    what it left on the heap (issue 29, nineteenth pass)."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    return float(next(m["value"] for m in metrics if m["name"] == "JSHeapUsedSize")) / 2**20
+
+
+HEAP_SAMPLING_BYTES = 16_384
+"""``--heap-sampling``: V8's sampling heap profiler takes one allocation in this many bytes on
+average, the collected ones kept (what a revisit allocates, garbage included)."""
+
+
+def _start_heap_sampling(cdp: Any) -> None:
+    cdp.send("HeapProfiler.startSampling", {
+        "samplingInterval": HEAP_SAMPLING_BYTES, "includeObjectsCollectedByMajorGC": True,
+        "includeObjectsCollectedByMinorGC": True})
+
+
+def _stop_heap_sampling(cdp: Any) -> dict[str, Any]:
+    """What was allocated since :func:`_start_heap_sampling`: ``allocated_mib`` and its MiB by
+    the script file of the allocation's nearest frame with a URL (``by_file_mib``, the five
+    largest; :func:`trace_clock._file_of` names)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from trace_clock import _file_of
+
+    profile = cdp.send("HeapProfiler.stopSampling")["profile"]
+    return allocated_by_file(profile, _file_of)
+
+
+def allocated_by_file(profile: dict[str, Any], file_of: Any) -> dict[str, Any]:
+    """A sampling heap profile's samples summed (MiB), in all and by the file of each sample's
+    nearest frame with a URL (a built-in's allocation goes to its caller's file)."""
+    files: dict[int, str] = {}
+    stack = [(profile["head"], "(no script)")]
+    while stack:
+        node, inherited = stack.pop()
+        url = node["callFrame"].get("url") or ""
+        here = file_of(url) if url else inherited
+        files[node["id"]] = here
+        stack.extend((child, here) for child in node.get("children", ()))
+    by_file: dict[str, float] = {}
+    for sample in profile.get("samples", ()):
+        name = files.get(sample["nodeId"], "(no script)")
+        by_file[name] = by_file.get(name, 0.0) + sample["size"] / 2**20
+    top = sorted(by_file.items(), key=lambda kv: -kv[1])[:5]
+    return {"allocated_mib": round(sum(by_file.values()), 2),
+            "by_file_mib": {k: round(v, 2) for k, v in top}}
+
+
 def _pick_doc(page: Any, doc_id: str, pid: int | None = None, cdp: Any = None
               ) -> tuple[float, float, float, float, float, dict[str, Any], dict[str, Any]]:
     """Type ``doc_id`` into the document selector, then click it: (seconds until the filtered
@@ -898,7 +955,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         nav: tuple[tuple[str, str], ...] = NAV, revisits: int = 0,
         interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled",
         doc_steps: int = 0, trace: tuple[str, Path] | None = None,
-        idle_before: float = 0.0, revisit_pause: float = 0.0) -> dict[str, Any]:
+        idle_before: float = 0.0, revisit_pause: float = 0.0, gc_trace: Path | None = None,
+        heap_sampling: bool = False) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     compiled = prepare_bytecode(tree, bytecode)
@@ -983,6 +1041,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 revisit_thread: dict[str, list[float]] = {}
                 revisit_bytes: dict[str, list[int]] = {}
                 revisit_worker: dict[str, list[float]] = {}  # the server's worker's CPU
+                revisit_heap: list[dict[str, Any]] = []  # V8's heap around each (19th pass)
                 idle_wait: dict[str, Any] = {}
                 revisits_below = 0.0
                 acted: dict[str, list[tuple[float, float, float, int]]] = {}
@@ -1067,6 +1126,15 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                         print(f"background idle after {idle_wait['waited_s']} s "
                               f"(idle: {idle_wait['idle']})", file=sys.stderr, flush=True)
                     below0 = descendants_cpu_s(proc.pid)
+                    if revisits and gc_trace is not None:  # one light trace over them all
+                        browser.start_tracing(page=page, path=str(gc_trace),
+                                              categories=GC_TRACE_CATEGORIES)
+                        sys.path.insert(0, str(ROOT / "bench"))
+                        from trace_clock import GC_SYNC_MARK
+
+                        page.evaluate(f"performance.mark('{GC_SYNC_MARK}')")
+                    if revisits and heap_sampling:
+                        cdp.send("HeapProfiler.enable")
                     for round_ in range(revisits):
                         for title, sel in nav:
                             every = trace is not None and trace[0] == TRACE_ALL
@@ -1083,9 +1151,19 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             cpu0, task0, bytes0 = cpu_s(proc.pid), busy(), received[0]
                             thread0 = _thread_s(cdp)
                             worker0 = descendants_cpu_s(proc.pid)
+                            heap0 = _heap_mib(cdp)
+                            if heap_sampling:
+                                _start_heap_sampling(cdp)
                             took, clock = _nav_clocked(page, title, sel, timeout)
                             cpu1, task = cpu_s(proc.pid), busy() - task0
                             thread = _thread_s(cdp) - thread0
+                            heap = {"round": round_ + 1, "page": title,
+                                    "heap_before_mib": round(heap0, 1),
+                                    "heap_after_mib": round(_heap_mib(cdp), 1),
+                                    "span_ms": (clock["t0_ms"], clock["t1_ms"])}
+                            if heap_sampling:
+                                heap.update(_stop_heap_sampling(cdp))
+                            revisit_heap.append(heap)
                             worker = round(descendants_cpu_s(proc.pid) - worker0, 2)
                             revisit_worker.setdefault(title, []).append(worker)
                             if tracing and traced_to is not None:
@@ -1112,10 +1190,16 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"{cpu if cpu is None else round(cpu, 3)} s, browser main "
                                   f"thread {task:.3f} s (CPU {thread:.3f} s), "
                                   f"{received[0] - bytes0:,} bytes "
-                                  f"received, background worker CPU {worker:.2f} s)",
+                                  f"received, background worker CPU {worker:.2f} s, JS heap "
+                                  f"{heap['heap_before_mib']} → {heap['heap_after_mib']} MiB"
+                                  + (f", allocated {heap['allocated_mib']} MiB"
+                                     if heap_sampling else "") + ")",
                                   file=sys.stderr, flush=True)
                     if revisits:
                         revisits_below = round(descendants_cpu_s(proc.pid) - below0, 2)
+                    if revisits and gc_trace is not None:
+                        browser.stop_tracing()
+                        _gc_per_revisit(gc_trace, revisit_heap)
                     known = dict(NAV)
                     for _ in range(interactions):
                         for title, actions in INTERACTIONS:
@@ -1215,6 +1299,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         # and the wait for it to go idle before them (--idle-before-revisits).
         **({"revisits_background_worker_cpu_s": revisits_below,
             "revisits_waited_for_idle": idle_wait} if revisits else {}),
+        # V8's heap around each revisit, what it allocated (--heap-sampling) and the
+        # collections inside it (--gc-trace): issue 29, nineteenth pass.
+        **({"revisit_heap": revisit_heap} if revisits else {}),
+        **({"revisit_gc": _gc_summary(revisit_heap)} if revisits and gc_trace else {}),
         **({"interactions_in_page": {
             name: {"first": _clocked(cs[:1], [r[0] for r in acted[name][:1]]),
                    "warm": _clocked(cs[1:], [r[0] for r in acted[name][1:]])}
@@ -1267,6 +1355,34 @@ TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline"
 """What ``--trace`` records (a DevTools performance trace with user timing marks, and V8's
 sampled CPU profile: :func:`trace_clock.analyse` splits the script's time by the file it ran
 in)."""
+
+GC_TRACE_CATEGORIES = ["disabled-by-default-v8.gc", "blink.user_timing"]
+"""What ``--gc-trace`` records over all the warm revisits at once: V8's collections and the
+user timing marks (the in-page clock's and :data:`trace_clock.GC_SYNC_MARK`), little enough
+that the revisits run as untraced (no trace started or stopped between them)."""
+
+def _gc_per_revisit(path: Path, heaps: list[dict[str, Any]]) -> None:
+    """Each revisit's collections (:func:`trace_clock.gc_in_spans`) into its entry of
+    ``heaps``; the collections between the revisits into the last entry's ``gc_after``."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from trace_clock import gc_in_spans
+
+    events = json.loads(path.read_text(encoding="utf-8"))["traceEvents"]
+    found = gc_in_spans(events, [tuple(h["span_ms"]) for h in heaps])
+    for heap, gc in zip(heaps, found["spans"], strict=True):
+        heap["gc"] = gc
+    heaps[-1]["gc_between_revisits"] = found["outside"]
+
+
+def _gc_summary(heaps: list[dict[str, Any]]) -> dict[str, Any]:
+    """The revisits' major collections: how many revisits had one, on which pages, and those
+    that ran between the revisits (where a person was not waiting)."""
+    with_major = [(h["page"], h["gc"]["major_ms"]) for h in heaps if h.get("gc", {}).get("major_n")]
+    between = heaps[-1].get("gc_between_revisits", {}) if heaps else {}
+    return {"revisits": len(heaps), "revisits_with_major_gc": len(with_major),
+            "major_gc_pages_ms": with_major, "major_gcs_between_revisits": between.get("major_n"),
+            "scavenges_inside": sum(h.get("gc", {}).get("scavenge_n", 0) for h in heaps)}
+
 
 TRACE_ALL = "all"
 """``--trace all DIR``: every warm revisit traced, each into ``DIR/ROUND-PAGE.json``."""
@@ -1407,6 +1523,13 @@ def main() -> None:
                     help="wait S seconds before each warm revisit's click, as a reader looks "
                     "at a page before the next (issue 29, eighteenth pass: after a pause of "
                     "more than a second the work ahead is no longer held when the click comes)")
+    ap.add_argument("--gc-trace", type=Path, default=None, metavar="FILE",
+                    help="record V8's collections over all the warm revisits in one light trace "
+                    "(FILE) and count them in each revisit's in-page span and between them "
+                    "(issue 29, nineteenth pass)")
+    ap.add_argument("--heap-sampling", action="store_true",
+                    help="V8's sampling heap profiler around each warm revisit: what it "
+                    "allocated (garbage included) and by which script file")
     ap.add_argument("--clock-quiet", type=int, default=CLOCK_QUIET_MS[0], metavar="MS",
                     help="milliseconds the page must not change before a step's in-page clock "
                     "is read (a later change is not the step's)")
@@ -1430,7 +1553,8 @@ def main() -> None:
                  args.timeout * 1000, args.corpus, args.pause, nav, args.revisits,
                  args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps,
                  _trace_arg(args.trace),
-                 args.idle_before_revisits, args.revisit_pause)
+                 args.idle_before_revisits, args.revisit_pause,
+                 args.gc_trace.resolve() if args.gc_trace else None, args.heap_sampling)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),
@@ -1452,6 +1576,11 @@ def main() -> None:
         print(f"warm revisits < 300 ms (in page, input to last frame): "
               f"{clocked['all']['in_page_under_300ms']} of {clocked['all']['in_page_s']['n']}"
               + (f"; over it (median): {slow}" if slow else ""))
+    if "revisit_gc" in result:
+        gc = result["revisit_gc"]
+        print(f"major collections inside the warm revisits: {gc['revisits_with_major_gc']} of "
+              f"{gc['revisits']} revisits {gc['major_gc_pages_ms']}; between them: "
+              f"{gc['major_gcs_between_revisits']}")
     if "interactions_warm_s" in result:
         acts = result["interactions_warm_s"]
         slow = {n: v["median"] for n, v in acts.items()

@@ -254,6 +254,63 @@ def analyse(path: Path, clock: dict[str, Any] | None = None) -> dict[str, Any]:
     }
 
 
+GC_SYNC_MARK = "ss-gc-sync"
+"""The user timing mark ``bench_app.py --gc-trace`` leaves as its trace starts: its ``startTime``
+(the page's ``performance.now()``) and its ``ts`` (the trace's clock) put the in-page clocks'
+spans on the trace's clock."""
+
+GC_EVENTS = {"major": "V8.GC_MARK_COMPACTOR", "marking": "V8.GC_MC_INCREMENTAL",
+             "scavenge": "V8.GC_SCAVENGER"}
+"""V8's complete events (``disabled-by-default-v8.gc``) of its collections on the thread that
+runs script: a major collection's atomic pause (mark-compact), a step of its incremental
+marking, a scavenge of the young generation."""
+
+
+def gc_in_spans(events: list[dict[str, Any]], spans: list[tuple[float, float]]
+                ) -> dict[str, Any]:
+    """V8's collections on the page's main thread, inside each span (``(t0_ms, t1_ms)`` of the
+    page's ``performance.now()``, the in-page clocks of ``bench_app.py``) and between them.
+
+    Each span gets the count and milliseconds of major collections' atomic pauses
+    (``major_n``, ``major_ms``), of incremental marking steps (``marking_ms``) and of scavenges
+    (``scavenge_n``, ``scavenge_ms``); an event counts in the span its start falls in.
+    ``outside``: the same counts for the events in no span, after the first span's start (the
+    idle time between the steps, where a collection costs a person nothing)."""
+    sync = next((e for e in events if e.get("name") == GC_SYNC_MARK), None)
+    if sync is None:
+        raise SystemExit(f"no {GC_SYNC_MARK} mark in the trace")
+    pid, tid = sync["pid"], sync["tid"]
+    offset = float(sync["ts"]) - float(sync["args"]["data"]["startTime"]) * 1000
+
+    def empty() -> dict[str, Any]:
+        return {"major_n": 0, "major_ms": 0.0, "marking_ms": 0.0, "scavenge_n": 0,
+                "scavenge_ms": 0.0}
+
+    inside = [empty() for _ in spans]
+    outside = empty()
+    us = [(t0 * 1000 + offset, t1 * 1000 + offset) for t0, t1 in spans]
+    start = min((a for a, _ in us), default=float("inf"))
+    kinds = {name: kind for kind, name in GC_EVENTS.items()}
+    for e in events:
+        kind = kinds.get(e.get("name", ""))
+        if kind is None or e.get("ph") != "X" or (e.get("pid"), e.get("tid")) != (pid, tid):
+            continue
+        ts, ms = float(e["ts"]), float(e.get("dur", 0)) / 1000
+        where = next((inside[i] for i, (a, b) in enumerate(us) if a <= ts <= b), None)
+        if where is None:
+            if ts < start:
+                continue
+            where = outside
+        if kind == "marking":
+            where["marking_ms"] += ms
+        else:
+            where[f"{kind}_n"] += 1
+            where[f"{kind}_ms"] += ms
+    rounded = [{k: round(v, 1) if isinstance(v, float) else v for k, v in d.items()}
+               for d in (*inside, outside)]
+    return {"spans": rounded[:-1], "outside": rounded[-1]}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("trace", type=Path)

@@ -118,3 +118,83 @@ def test_trace_all_names_a_folder_made_for_every_revisit(bench: tuple[Any, Any],
     assert page == "all" and where.is_dir()
     # the V8 profile is recorded, which the split reads
     assert "disabled-by-default-v8.cpu_profiler" in bench_app.TRACE_CATEGORIES
+
+
+# --gc-trace and --heap-sampling (issue 29, nineteenth pass): the collections counted in each
+# revisit's span, put on the trace's clock by the sync mark; the heap profile summed by file.
+
+SYNC_NOW_MS = 500.0  # the page's performance.now() at the sync mark, whose ts is T0
+
+
+def _gc(name: str, at_ms: float, dur_ms: float, tid: int = MAIN) -> dict[str, Any]:
+    """A V8 collection event at ``at_ms`` of the page's performance.now()."""
+    return {"ph": "X", "name": name, "cat": "devtools.timeline,disabled-by-default-v8.gc",
+            "pid": PID, "tid": tid, "ts": T0 + (at_ms - SYNC_NOW_MS) * 1000,
+            "dur": dur_ms * 1000}
+
+
+def _gc_trace() -> list[dict[str, Any]]:
+    return [
+        {"ph": "I", "name": "ss-gc-sync", "cat": "blink.user_timing", "pid": PID, "tid": MAIN,
+         "ts": T0, "args": {"data": {"startTime": SYNC_NOW_MS}}},
+        _gc("V8.GC_SCAVENGER", 400, 5),  # before the first revisit: not counted
+        _gc("V8.GC_SCAVENGER", 1_010, 4),  # revisit 1 (1,000-1,300 ms)
+        _gc("V8.GC_MC_INCREMENTAL", 1_100, 20),
+        _gc("V8.GC_MC_INCREMENTAL", 1_150, 30),
+        _gc("V8.GC_MARK_COMPACTOR", 1_200, 45),
+        _gc("V8.GC_MARK_COMPACTOR", 1_250, 9, tid=OTHER),  # another thread's: not the page's
+        _gc("V8.GC_MARK_COMPACTOR", 1_600, 40),  # between the revisits
+        _gc("V8.GC_SCAVENGER", 2_050, 3),  # revisit 2 (2,000-2,200 ms)
+        {"ph": "B", "name": "V8.GC_MARK_COMPACTOR", "pid": PID, "tid": MAIN,
+         "ts": T0 + 1_550_000},  # not a complete event: not counted
+    ]
+
+
+def test_the_collections_are_counted_in_the_revisit_they_start_in(bench: tuple[Any, Any]
+                                                                    ) -> None:
+    trace_clock, bench_app = bench
+    assert bench_app.GC_TRACE_CATEGORIES == ["disabled-by-default-v8.gc", "blink.user_timing"]
+    found = trace_clock.gc_in_spans(_gc_trace(), [(1_000.0, 1_300.0), (2_000.0, 2_200.0)])
+    assert found["spans"] == [
+        {"major_n": 1, "major_ms": 45.0, "marking_ms": 50.0, "scavenge_n": 1,
+         "scavenge_ms": 4.0},
+        {"major_n": 0, "major_ms": 0.0, "marking_ms": 0.0, "scavenge_n": 1,
+         "scavenge_ms": 3.0}]
+    assert found["outside"] == {"major_n": 1, "major_ms": 40.0, "marking_ms": 0.0,
+                                "scavenge_n": 0, "scavenge_ms": 0.0}
+
+
+def test_a_trace_without_the_sync_mark_is_refused(bench: tuple[Any, Any]) -> None:
+    trace_clock, _ = bench
+    with pytest.raises(SystemExit, match="ss-gc-sync"):
+        trace_clock.gc_in_spans(_gc_trace()[1:], [(1_000.0, 1_300.0)])
+
+
+def test_the_revisits_summary_names_the_pages_with_a_major_collection(
+        bench: tuple[Any, Any], tmp_path: Path) -> None:
+    _, bench_app = bench
+    path = tmp_path / "gc.json"
+    path.write_text(json.dumps({"traceEvents": _gc_trace()}), encoding="utf-8")
+    heaps: list[dict[str, Any]] = [{"page": "Scores", "span_ms": (1_000.0, 1_300.0)},
+                                   {"page": "Data", "span_ms": (2_000.0, 2_200.0)}]
+    bench_app._gc_per_revisit(path, heaps)
+    assert heaps[0]["gc"]["major_n"] == 1 and heaps[1]["gc"]["major_n"] == 0
+    assert bench_app._gc_summary(heaps) == {
+        "revisits": 2, "revisits_with_major_gc": 1, "major_gc_pages_ms": [("Scores", 45.0)],
+        "major_gcs_between_revisits": 1, "scavenges_inside": 2}
+
+
+def test_a_heap_profile_is_summed_by_the_file_of_the_nearest_frame_with_a_url(
+        bench: tuple[Any, Any]) -> None:
+    trace_clock, bench_app = bench
+    mib = 2**20
+    head = {"id": 1, "callFrame": {"url": ""}, "children": [
+        {"id": 2, "callFrame": {"url": "http://x/static/js/react-dom.Dzbslgj4.js"}, "children": [
+            {"id": 3, "callFrame": {"url": "http://x/static/js/StreamlitMarkdown.a1b2.js"},
+             "children": [{"id": 4, "callFrame": {"url": ""}}]}]}]}  # a built-in
+    profile = {"head": head, "samples": [
+        {"nodeId": 4, "size": 3 * mib}, {"nodeId": 3, "size": mib}, {"nodeId": 2, "size": mib},
+        {"nodeId": 1, "size": mib // 2}]}
+    assert bench_app.allocated_by_file(profile, trace_clock._file_of) == {
+        "allocated_mib": 5.5,
+        "by_file_mib": {"StreamlitMarkdown": 4.0, "react-dom": 1.0, "(no script)": 0.5}}

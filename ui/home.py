@@ -8,7 +8,7 @@ import streamlit as st
 from core.metrics import registry
 from ui import above_one, results, state, summaries
 from ui import hateval as hateval_ui
-from ui.escape import code, md
+from ui.escape import attr, code, md
 from ui.small_table import NOWRAP_COLUMNS, small_table
 from ui.state import Workspace
 
@@ -89,6 +89,25 @@ def refused(ws: Workspace) -> None:
         st.error(f"Refused (role {r.role}): {md(r.error)}", icon="❌")
 
 
+CAPTION_CLASS = "ss-caption"
+"""The class of a caption drawn as plain HTML (:func:`caption_html`); ``ui.sidebar.CAPTION_CSS``
+gives it the look of ``st.caption``."""
+
+
+def caption_html(text: str) -> str:
+    """``text`` (plain, no Markdown) as a caption for ``st.html``, escaped.
+
+    ``st.caption`` parses its text as Markdown in the browser on every visit of the page: the
+    Overview's nine captions under its "Where next" links allocated some 1.7 MiB of the
+    browser's heap per visit, the garbage that brings its collections into the next clicks
+    (docs/performance.md, issue 29, nineteenth pass); as HTML the browser only sanitises it.
+
+    >>> caption_html("Spans & <labels>")
+    '<div class="ss-caption">Spans &amp; &lt;labels&gt;</div>'
+    """
+    return f'<div class="{CAPTION_CLASS}">{attr(text)}</div>'
+
+
 WHERE_COLUMNS = 3
 """The "Where next" links are drawn in this many columns, each a list of links in the sidebar's
 order, filled one column after the other (:data:`NEXT`'s nine pages, three in each)."""
@@ -100,7 +119,8 @@ def where_next() -> None:
     One row of columns, not a row per three or four links: every block is mounted again on
     every visit of the page, and rows of four drew 3 rows and 12 columns for nine links
     (docs/performance.md, issue 29, thirteenth pass). The links keep the sidebar's order, for
-    the keyboard and a screen reader: down the first column, then the next."""
+    the keyboard and a screen reader: down the first column, then the next. Each link's text
+    is a caption of plain HTML (:func:`caption_html`): no Markdown to parse on every visit."""
     st.header("Where next")
     per_column = -(-len(NEXT) // WHERE_COLUMNS)
     for col, start in zip(st.columns(WHERE_COLUMNS), range(0, len(NEXT), per_column),
@@ -108,4 +128,4 @@ def where_next() -> None:
         with col:
             for page, label, icon, text in NEXT[start:start + per_column]:
                 st.page_link(page, label=label, icon=icon)
-                st.caption(text)
+                st.html(caption_html(text))

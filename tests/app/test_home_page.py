@@ -42,11 +42,29 @@ def test_where_next_is_one_row_of_columns_with_every_link_in_order(make_app) -> 
     links = at.main.get("page_link")
     assert [str(link.proto.page) for link in links] == [Path(p).stem for p, *_ in home.NEXT]
     assert [link.proto.label for link in links] == [label for _, label, *_ in home.NEXT]
-    captions = [c.value for c in at.caption]
-    for *_, text in home.NEXT:
-        assert text in captions
     where = [c for c in at.columns if c.get("page_link")]
     assert len(where) == home.WHERE_COLUMNS
     for column, start in zip(where, range(0, len(home.NEXT), 3), strict=True):
         inside = [str(link.proto.page) for link in column.get("page_link")]
         assert inside == [Path(p).stem for p, *_ in home.NEXT[start:start + 3]]
+        # each link followed by its caption, as HTML: no Markdown for the browser to parse
+        drawn = [(e.type, e.proto.label if e.type == "page_link" else e.proto.body)
+                 for e in column.children.values()]
+        assert drawn == [pair for _, label, _, text in home.NEXT[start:start + 3]
+                         for pair in (("page_link", label), ("html", home.caption_html(text)))]
+
+
+def test_where_next_sends_its_captions_as_html_with_the_captions_look(make_app) -> None:
+    """Issue 29, nineteenth pass: the nine captions under the links are ``st.html`` (the
+    browser parsed each ``st.caption`` as Markdown on every visit), as many elements as before,
+    none lost; the sidebar's style gives the class the captions' size and opacity."""
+    at = make_app("pages/home.py")
+    assert not at.exception, [e.value for e in at.exception]
+    bodies = [h.proto.body for h in at.main.get("html")]
+    assert [b for b in bodies if home.CAPTION_CLASS in b] == [
+        home.caption_html(text) for *_, text in home.NEXT]
+    assert not [c for c in at.caption if any(text == c.value for *_, text in home.NEXT)]
+    assert len(at.main.get("page_link")) == len(home.NEXT)  # no link lost
+    assert f".{home.CAPTION_CLASS}{{opacity:.75}}" in sidebar.CAPTION_CSS
+    assert f".{home.CAPTION_CLASS}{{font-size:.875rem;" in sidebar.CAPTION_CSS
+    assert home.caption_html("a <b> & c") == '<div class="ss-caption">a &lt;b&gt; &amp; c</div>'
