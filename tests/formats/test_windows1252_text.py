@@ -38,3 +38,10 @@ def test_a_damaged_utf8_file_gets_no_encoding_hint() -> None:
     data = '{"id": 1, "text": "señor", "label": []}\n'.encode() + b'{"id": 2, "text": "\xbf"}\n'
     message = _refusal(data)
     assert message.endswith("admin.jsonl:2: expected UTF-8 text, found byte 0xbf")
+
+
+def test_one_stray_byte_in_ascii_text_gets_no_encoding_hint() -> None:
+    # One byte is not evidence of an encoding: a damaged file (the golden damaged-brat-4 has
+    # one 0xff in ASCII text) is refused as before
+    message = _refusal(b'{"id": 1, "text": "a0g\xff-]", "label": []}\n')
+    assert message.endswith("admin.jsonl:1: expected UTF-8 text, found byte 0xff")
