@@ -1,7 +1,7 @@
 """Check SpanScope against independent readers on real exports from public repositories.
 
     python scripts/wild_check.py FILES_DIR [--manifest tests/data/wild/manifest.jsonl]
-                                 [--json OUT] [--only FORMAT]
+                                 [--json OUT] [--only FORMAT] [--time]
 
 The manifest (``tests/data/wild/manifest.jsonl``, one JSON object per line) names each real
 export: where it came from (repository, commit, path, licence), the SpanScope format it is in,
@@ -22,6 +22,9 @@ For every entry the script
    ``(start, end, label)``; document ids and annotation-set names are left out of the
    comparison, as the tools name them differently.
 
+``--time`` prints, for every entry read, the wall time of a second read with SpanScope (the
+first imports the reader), the input's size and the rate: a bench line, not a test.
+
 Exit status 0 when every entry agrees (and matches the manifest's expected counts when it has
 them), 1 otherwise. ``--json`` writes the table for docs and the manifest.
 """
@@ -36,6 +39,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import warnings
 import zipfile
 from collections import Counter
@@ -955,7 +959,7 @@ def check_score(entry: dict[str, Any], path: Path, files_dir: Path,
     return {**row, "ok": True, "problems": []}
 
 
-def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
+def check(entry: dict[str, Any], files_dir: Path, *, timed: bool = False) -> dict[str, Any]:
     path = files_dir / entry["file"]
     options = {**cli_options(entry.get("options", [])), **entry.get("read_options", {})}
     row: dict[str, Any] = {"file": entry["file"], "format": entry["format"]}
@@ -977,6 +981,10 @@ def check(entry: dict[str, Any], files_dir: Path) -> dict[str, Any]:
 
     try:
         ours, warnings = spanscope(path, entry["format"], options)
+        if timed:  # the second read: the first imports the reader (spaCy takes seconds)
+            started = time.perf_counter()
+            spanscope(path, entry["format"], options)
+            row["read_seconds"] = round(time.perf_counter() - started, 3)
         if entry["format"] == "mafalda":  # the taxonomy's names, compared in lower case
             ours.docs = [(t, tuple((a, b, lab.lower()) for a, b, lab in spans))
                          for t, spans in ours.docs]
@@ -1081,6 +1089,13 @@ def sources_markdown(entries: list[dict[str, Any]], rows: list[dict[str, Any]],
     return "\n".join(out) + "\n"
 
 
+def _size(path: Path) -> int:
+    """An input's bytes: a file's, or the sum of a folder's files."""
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files_dir", type=Path)
@@ -1088,11 +1103,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--only")
     parser.add_argument("--sources", type=Path, help="write the SOURCES.md table here")
+    parser.add_argument("--time", action="store_true",
+                        help="print each read's wall time and size (a bench line, not a test)")
     args = parser.parse_args(argv)
     entries = [json.loads(line) for line in args.manifest.read_text().splitlines()
                if line.strip()]
     entries = [e for e in entries if not args.only or e["format"] == args.only]
-    rows = [check(e, args.files_dir) for e in entries]
+    rows = [check(e, args.files_dir, timed=args.time) for e in entries]
     for row in rows:
         ours = row.get("spanscope") or {}
         mark = "ok " if row["ok"] else "BAD"
@@ -1101,6 +1118,12 @@ def main(argv: list[str] | None = None) -> int:
               f" {'; '.join(row['problems'])}"
               + (f"refused as expected: {row['refused'][:80]}" if row.get("refused")
                  and row["ok"] else ""))
+    if args.time:
+        for entry, row in zip(entries, rows, strict=True):
+            if "read_seconds" in row:
+                size = _size(args.files_dir / entry["file"]) / 2**20
+                print(f"time {row['file']:<56} {size:8.2f} MiB {row['read_seconds']:7.3f} s "
+                      f"{size / max(row['read_seconds'], 1e-6):7.1f} MiB/s")
     bad = sum(not r["ok"] for r in rows)
     print(f"{len(rows) - bad} of {len(rows)} read as the independent reader reads them")
     if args.json:

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -257,8 +259,45 @@ def decode(file: str, data: bytes, *, keep_bom: bool = False) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise FormatError(
-            file, f"expected UTF-8 text, found byte 0x{data[exc.start]:02x}", line=line
+            file, f"expected UTF-8 text, found byte 0x{data[exc.start]:02x}"
+            + _windows_1252_hint(data, exc.start), line=line
         ) from None
+
+
+_UTF8_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}"
+                            rb"|[\xf0-\xf4][\x80-\xbf]{3}")
+"""A UTF-8 sequence of two to four bytes: a file holding one is UTF-8, damaged where it is not."""
+
+
+_WRITTEN = frozenset("¿¡«»ºª°·´–—‘’“”…€")
+"""Windows-1252's punctuation that texts write beside its letters."""
+
+
+def _windows_1252_hint(data: bytes, at: int) -> str:
+    """What a file that is not UTF-8 reads as in Windows-1252 (Latin-1's superset, which Excel
+    and Notepad on Windows save), when it reads so whole and holds no UTF-8 sequence: the
+    character of the byte at ``at`` and the text around it, so the user sees the file is
+    whole and only saved in another encoding. Two or more such characters, nine in ten of them
+    letters or :data:`_WRITTEN`, are asked for: one stray byte, or symbols, are damage as
+    likely as an encoding. Else ''."""
+    if _UTF8_SEQUENCE.search(data) is not None:
+        return ""
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return ""
+    others = [c for c in text if c > "\x7f"]
+    written = sum(c in _WRITTEN or unicodedata.category(c)[0] == "L" for c in others)
+    if len(others) < 2 or written < 0.9 * len(others):
+        return ""  # one byte, or symbols no text writes: a damaged file, not an encoding
+    begin = data.rfind(b"\n", 0, at) + 1
+    stop = data.find(b"\n", at)
+    stop = len(data) if stop < 0 else stop
+    left, right = max(begin, at - 20), min(stop, at + 30)
+    shown = (("..." if left > begin else "") + text[left:right].rstrip("\r")
+             + (" ..." if right < stop else ""))
+    return (f"; the file reads as Windows-1252 (Latin-1), where byte 0x{data[at]:02x} is "
+            f"{text[at]!r} ({shown!r}): save it as UTF-8 and read it again")
 
 
 def detect(files: Mapping[str, bytes], *, source: str | None = None) -> str:

@@ -132,8 +132,20 @@ def why_undetected(data: bytes) -> str | None:
 _NER_ANNOTATOR = re.compile(r'\{\s*"classes"\s*:\s*\[[^\]]*\]\s*,\s*"annotations"\s*:\s*\[\s*\[')
 """The NER Annotator for spaCy's export, pretty-printed past the head: its two keys in order."""
 
+_TRAINING_TUPLES = re.compile(r'\[\s*\[\s*"')
+"""A JSON list whose first element is a list that starts with a string: spaCy's training
+tuples when a ``{"entities": ...}`` object follows the string (the head may cut a long one)."""
+
+_PROJECT_SETTINGS = re.compile(r'\{\s*"name"\s*:\s*"[^"\n]*"\s*,[^\[\]]*?"mode"\s*:\s*"\w+"'
+                               r'[\s\S]*?"source_documents"\s*:\s*\[')
+"""The settings file of an INCEpTION or WebAnno project export (``exportedproject<N>.json``):
+its ``name`` first, then, before any list, the project's ``mode`` (``ANNOTATION``,
+``annotation``), then its ``source_documents``, as both tools write them."""
+
 UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
-                  "the NER Annotator for spaCy's export")
+                  "the NER Annotator for spaCy's export", "a JSON list of spaCy training tuples",
+                  "the settings of an INCEpTION or WebAnno project export",
+                  "Label Studio tasks to import")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
@@ -148,8 +160,21 @@ def _other_json(head: str) -> str | None:
         return (f"JSON Lines of lists, not objects (the first: {shown}): no format SpanScope "
                 "reads; tags per token are read from CoNLL (a token and its tag a line), spans "
                 "from doccano's JSON Lines ({\"text\": ..., \"label\": [[start, end, label]]})")
+    if _TRAINING_TUPLES.match(body) and _tuple_follows(body):
+        return ("a JSON list of spaCy training tuples ([text, {\"entities\": [[start, end, "
+                "label]]}] pairs, as spaCy v2's nlp.update took them): no format SpanScope "
+                "reads; write each pair as a doccano JSON Lines record {\"text\": text, "
+                "\"label\": entities}")
+    if _PROJECT_SETTINGS.match(body):
+        return ("the settings of an INCEpTION or WebAnno project export (exportedproject.json: "
+                "the project's layers, users and document list, no annotation): the "
+                "annotations are in the export's annotation/ folder (one file per document "
+                "and annotator) and curation/ folder; export the project in WebAnno TSV 3 or "
+                "UIMA CAS XMI and read those")
     array = _array(body)
     task = array.first if array.kind == "array" else first if isinstance(first, dict) else None
+    if isinstance(task, dict) and set(task) == {"data"} and isinstance(task["data"], dict):
+        return LS_IMPORT_TASKS
     if isinstance(task, dict) and isinstance(task.get("paragraphs"), list):
         return ("spaCy v2's JSON training data (documents of paragraphs of sentences of tokens "
                 "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
@@ -161,6 +186,25 @@ def _other_json(head: str) -> str | None:
                 "write each pair as a doccano JSON Lines record {\"text\": text, \"label\": "
                 "entities}")
     return None
+
+
+LS_IMPORT_TASKS = ("Label Studio tasks to import (each only {\"data\": {...}}, no annotations "
+                   "or predictions): nothing in them is annotated yet; annotate them in Label "
+                   "Studio, then export the project (JSON) and read the export")
+"""What a list of tasks holding only ``data`` is: a file to import into Label Studio."""
+
+
+def _tuple_follows(body: str) -> bool:
+    """Whether the string that opens ``body``'s first inner list is followed by an
+    ``{"entities": ...}`` object, or runs past the head (a long text: the head cannot say)."""
+    at = body.index('"')
+    text, end = _raw(body, at)
+    if not isinstance(text, str):
+        return True  # the head cut the text
+    rest = body[_skip(body, end):]
+    if rest.startswith(",") and not rest[1:].strip(_WS):
+        return True  # the head ends after the text: what follows is unseen
+    return re.match(r',\s*\{\s*"entities"\s*:', rest) is not None
 
 
 NOT_AN_EXPORT = "not an annotation export"

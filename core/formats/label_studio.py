@@ -52,7 +52,7 @@ from core.formats._common import (
     member_name,
     span_warnings,
 )
-from core.formats._sniff import head_of, json_head
+from core.formats._sniff import LS_IMPORT_TASKS, head_of, json_head
 from core.model import AnnotationSet, Role
 from core.model.errors import Diagnostic, FormatError, Position
 from core.model.textsafe import MAX_DIGITS, MAX_OFFSET_DIGITS, parse_json_float, parse_json_int
@@ -777,7 +777,9 @@ def _task_id(task: Mapping[str, Any], file: str, i: int) -> str:
                                  path=json_path(i, "data", "doc_id"))
         return doc_id
     if "id" not in task:
-        raise FormatError(file, "missing (a task needs an 'id' or data.doc_id)",
+        imported = set(task) == {"data"}  # no annotations either: a file to import
+        raise FormatError(file, "missing (a task needs an 'id' or data.doc_id)"
+                          + (f"; {LS_IMPORT_TASKS}" if imported else ""),
                           path=json_path(i), field="id")
     doc_id, _ = check_doc_id(task["id"], file, path=json_path(i, "id"))
     return doc_id

@@ -11,6 +11,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -206,3 +208,21 @@ def test_an_entry_refused_at_detection_is_checked_by_detection(tmp_path: Path) -
         "could not detect the format: not an annotation export: a table whose header "
         "(subject_id, property, object_id, snippet) names no character offsets (start, end) "
         "and no token tags, which every span format SpanScope reads gives")
+
+
+def test_time_prints_a_bench_line_per_entry_read(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    path = tmp_path / "doccano" / "admin.jsonl"
+    path.parent.mkdir()
+    path.write_text('{"id": 1, "text": "Ann met Bob.", "label": [[0, 3, "PER"]]}\n',
+                    encoding="utf-8")
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"file": "doccano/admin.jsonl", "format": "doccano",
+                                    "expected": {"documents": 1, "spans": 1}}) + "\n")
+    assert _wild_check().main([str(tmp_path), "--manifest", str(manifest), "--time"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("time ")]
+    assert len(lines) == 1 and "doccano/admin.jsonl" in lines[0]
+    assert lines[0].split()[-1] == "MiB/s" and lines[0].split()[3] == "MiB"
