@@ -127,14 +127,17 @@ class Explained:
     error: str | None = None
 
 
-_SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
+MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
+"""Each measure's attribute -> its name as shown: the tables' columns, the Metric differences
+page's score options, and the phone cards of its steps (``ui.sidebar.STEPS_CSS``), from here
+alone (the three held copies of their own)."""
 
 
 def column_name(key: str) -> str:
     """Display name of a per-document value: ``label_precision`` -> ``label-only P``."""
     head, _, last = key.rpartition("_")
-    if last in _SHORT:
-        return f"{head}-only {_SHORT[last]}" if head else _SHORT[last]
+    if last in MEASURES:
+        return f"{head}-only {MEASURES[last]}" if head else MEASURES[last]
     return key.replace("_", " ")
 
 
