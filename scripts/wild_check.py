@@ -383,6 +383,16 @@ CONLL_TAG = r"O|[BIESLU](?:-\S+)?|\S+-[BIESLU]"
 """A CoNLL tag: prefix-style (``B-PER``, a bare ``B``) or suffix-style (``PER-B``)."""
 
 
+def _starts_document(cols: list[str]) -> bool:
+    """A document-start line, by this checker's own rule, written from the CoNLL-2003 shared
+    task's description (Tjong Kim Sang and De Meulder 2003: documents are separated by a line
+    ``-DOCSTART- -X- -X- O``) rather than copied from SpanScope's reader: the marker is a word,
+    DOCSTART, however hyphenated and in whatever case, on a line that marks no entity (its last
+    cell ``O``, or the marker alone); a line that tags it as an entity is a token."""
+    word = cols[0].replace("-", "").upper()
+    return word == "DOCSTART" and (len(cols) == 1 or cols[-1] == "O")
+
+
 def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
     """CoNLL: tokens and tags (last column), chunks by seqeval (default mode; IO tags, with
     ``--scheme IO``, as ``I-TYPE``); texts rebuilt as the tokens joined by single spaces,
@@ -414,9 +424,7 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
                     docs[-1].append(sentence)
                     sentence = []
                 continue
-            # -DOCSTART-, or another spelling of it on an untagged row (vtner's DOC-START)
-            if cols[0] == "-DOCSTART-" or (re.fullmatch(r"-?DOC-?START-?", cols[0])
-                                           and cols[-1] in ("O", cols[0])):
+            if _starts_document(cols):
                 if sentence:
                     docs[-1].append(sentence)
                     sentence = []

@@ -37,6 +37,7 @@ from ui.escape import md
 from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
 from ui.results import (
+    MEASURES,
     coming_pair,
     derive_source,
     pair_result,
@@ -78,7 +79,6 @@ TEXTS_AUTO = 10_000
 official metrics per text take seconds at 100,000 documents (docs/performance.md), on top of
 the rule path the page is for."""
 
-MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
 SHOWN_MEASURES = {shown: attr for attr, shown in MEASURES.items()}
 """Radio options as shown (a widget bound to the URL writes its shown value) -> attribute."""
 

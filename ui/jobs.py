@@ -344,6 +344,11 @@ class Job(Generic[T]):
         return (self.finished or time.perf_counter()) - self.started
 
 
+STOP_WAIT = 10.0
+"""Seconds :meth:`Worker.stop` waits for the killed worker to be reaped (a process killed while
+the kernel holds it in an uninterruptible wait ends only when that wait does)."""
+
+
 class Worker:
     """One worker process, its connection, and the thread that feeds it jobs."""
 
@@ -577,12 +582,20 @@ class Worker:
     def stop(self) -> None:
         """Kill the worker (the server is exiting: a long γ must not delay it)."""
         self.alive = False
-        # The worker leads its own process group, which γ's process pool joins: killing the
-        # group leaves no pool process behind (killing the worker alone orphaned them).
-        with contextlib.suppress(OSError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            self.process.kill()
+        # Signalled and reaped only while not reaped yet: once waited for, its pid may be
+        # another process's (a second stop, atexit after an explicit one, or a worker that
+        # died and was waited for). Not reaped, even if it has exited, its pid and so its
+        # process group's id are still its own: the group is killed first, its pool with it.
+        if self.process.returncode is None:
+            # The worker leads its own process group, which γ's process pool joins: killing
+            # the group leaves no pool process behind (killing the worker alone orphaned them).
+            with contextlib.suppress(OSError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                self.process.kill()
+            # reaped, not left a zombie for the life of the server (review19)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=STOP_WAIT)
         with contextlib.suppress(OSError):
             self.conn.close()
         with _changed:  # the hold loop writes the deadline under this lock

@@ -127,14 +127,17 @@ class Explained:
     error: str | None = None
 
 
-_SHORT = {"precision": "P", "recall": "R", "f1": "F1"}
+MEASURES = {"f1": "F1", "precision": "P", "recall": "R"}
+"""Each measure's attribute -> its name as shown: the tables' columns, the Metric differences
+page's score options, and the phone cards of its steps (``ui.sidebar.STEPS_CSS``), from here
+alone (the three held copies of their own)."""
 
 
 def column_name(key: str) -> str:
     """Display name of a per-document value: ``label_precision`` -> ``label-only P``."""
     head, _, last = key.rpartition("_")
-    if last in _SHORT:
-        return f"{head}-only {_SHORT[last]}" if head else _SHORT[last]
+    if last in MEASURES:
+        return f"{head}-only {MEASURES[last]}" if head else MEASURES[last]
     return key.replace("_", " ")
 
 
@@ -485,29 +488,57 @@ def overall_caption(result: PairScores) -> str:
 
 
 class _SpanIds:
-    """Span -> id as the Documents page numbers them (:func:`core.render.highlight.span_items`)."""
+    """Span -> ids as the Documents page numbers them (:func:`core.render.highlight.span_items`):
+    a span its set gives more than once has one id per copy (``P1``, ``P2``...), in text order."""
 
     def __init__(self, aset: AnnotationSet, doc: str, prefix: str) -> None:
-        self.exact: dict[tuple[int, int, str], str] = {}
-        self.interval: dict[tuple[int, int], str] = {}
+        self.exact: dict[tuple[int, int, str], list[str]] = {}
+        self.interval: dict[tuple[int, int], list[str]] = {}
         for item in span_items(aset, doc, prefix):
-            self.interval.setdefault(item.interval, item.id)
+            self.interval.setdefault(item.interval, []).append(item.id)
             for label in item.labels:
-                self.exact.setdefault((item.start, item.end, label), item.id)
+                self.exact.setdefault((item.start, item.end, label), []).append(item.id)
 
-    def __call__(self, ref: SpanRef | None) -> str:
+    def all(self, ref: SpanRef | None) -> list[str]:
+        """Every id of ``ref`` (one per copy), or the one name of a span the page has no id
+        for; [""] for no span."""
         if ref is None:
-            return ""
+            return [""]
         if isinstance(ref, Span):
             # A span the metric merged (nlp4if2019 unions overlapping same-label gold) has no id.
             return self.exact.get((ref.start, ref.end, ref.label),
-                                  f"merged [{ref.start}, {ref.end})")
-        return self.interval.get(ref, f"[{ref[0]}, {ref[1]})")
+                                  [f"merged [{ref.start}, {ref.end})"])
+        return self.interval.get(ref, [f"[{ref[0]}, {ref[1]})"])
+
+    def __call__(self, ref: SpanRef | None) -> str:
+        return self.all(ref)[0]
+
+
+def _copy_ids(refs: Sequence[tuple[SpanRef | None, object]], ids: _SpanIds) -> list[str]:
+    """The id of each row's span, from ``(span, partner)`` per row: a span given more than once
+    has its rows shared among its copies, each copy taking at most one row per partner (the
+    rows of the same pair repeat once per copy), then the copy with the fewest rows (a copy
+    matched one-to-one and its unmatched twin). The copies were all named after the first, so
+    the second had no id of its own (review19)."""
+    out: list[str] = []
+    taken: dict[object, list[set[object]]] = {}
+    for ref, partner in refs:
+        names = ids.all(ref)
+        if len(names) == 1:
+            out.append(names[0])
+            continue
+        partners = taken.setdefault(ref, [set() for _ in names])
+        free = [k for k in range(len(names)) if partner not in partners[k]] or range(len(names))
+        k = min(free, key=lambda i: (len(partners[i]), i))
+        partners[k].add((partner, len(partners[k])) if partner in partners[k] else partner)
+        out.append(names[k])
+    return out
 
 
 def explain_document(ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: str, metric: str,
                      variant: str | None, level: int | None) -> Explained:
-    """The metric's explanation rows for one document, with span ids."""
+    """The metric's explanation rows for one document, with span ids (one per copy of a span
+    its set gives more than once)."""
     entry = registry.get(metric)
     gold = _restrict(ws.sets[set_a], (doc,))
     pred = _as_system(_restrict(ws.sets[set_b], (doc,)))
@@ -521,13 +552,23 @@ def explain_document(ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: st
                          error=f"{entry.title} has no per-span explanation")
     gid, pid = _SpanIds(ws.sets[set_a], doc, "G"), _SpanIds(ws.sets[set_b], doc, "P")
     rows = explanation.rows()
+    # the gold copies first, told apart by their partner span; then the predicted copies, by
+    # their partner's copy
+    gold_ids = _copy_ids([(r.gold, r.pred) for r in rows], gid)
+    pred_ids = _copy_ids([(r.pred, g) for r, g in zip(rows, gold_ids, strict=True)], pid)
     columns = ["gold", "pred", *dict.fromkeys(k for r in rows for k in r.values)]
-    table = pd.DataFrame([{"gold": gid(r.gold), "pred": pid(r.pred), **r.values} for r in rows],
+    table = pd.DataFrame([{"gold": g, "pred": p, **r.values}
+                          for r, g, p in zip(rows, gold_ids, pred_ids, strict=True)],
                          columns=columns)
     best: dict[str, str] = {}
     for note in explanation.notes():
         own, other = (gid, pid) if note.side == "gold" else (pid, gid)
-        best[own(note.span)] = note.render(other(note.partner) or "(none)")
+        text = note.render(other(note.partner) or "(none)")
+        names = own.all(note.span)
+        if len(names) > 1:
+            text += f" Its copies: {', '.join(names)}, each with rows of its own."
+        for name in names:
+            best[name] = text
     return Explained(table, best)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import chart_library
+from ui.results import MEASURES
 from ui.theme import CHART_INK_CSS, PRIMARY_TEXT_CSS
 
 PHONE_MAX_PX = 768
@@ -108,8 +109,7 @@ STEPS_CSS = (
     f"{_STEPS} td:nth-child(5)::before{{content:'Rules: ';font-weight:600}}"
     f"{_STEPS} td:nth-child(6)::before{{content:'What changes: ';font-weight:600}}"
     + "".join(f".st-key-diff_steps_{key} td:nth-child(3)::before{{content:'{shown} ';"
-              "opacity:.75}" for key, shown in (("f1", "F1"), ("precision", "P"),
-                                                 ("recall", "R")))
+              "opacity:.75}" for key, shown in MEASURES.items())
     + "}</style>")
 """Metric differences' steps table as cards in a narrow block: each step's name, score and
 change on one line, whether it is an official metric, its rules and what changes below, each

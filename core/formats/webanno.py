@@ -743,15 +743,29 @@ class _Offsets:
         self.starts16 = np.fromiter((m.start() + j for j, m in enumerate(_ASTRAL.finditer(text))),
                                     dtype=np.int64) if not self.identity else None
 
-    def many(self, offsets: np.ndarray) -> tuple[np.ndarray, int | None]:
-        """``offsets`` in code points, and the index of the first that falls inside such a
-        character or outside the text (None: none does)."""
+    def many(self, offsets: np.ndarray) -> tuple[np.ndarray, int | None, bool]:
+        """``offsets`` in code points, the index of the first that falls outside the text or
+        inside such a character (None: none does), and whether that one is outside the text.
+
+        Outside the text is looked at first: an offset past the end of a text holding an emoji
+        was said to fall inside a character outside the BMP (review19).
+
+        >>> _Offsets("a\U0001F600b").many(np.array([1, 2, 4, 5]))[1:]
+        (1, False)
+        >>> _Offsets("a\U0001F600b").many(np.array([1, 3, 9, 2]))[1:]
+        (2, True)
+        """
         if self.starts16 is None:
-            return offsets, None
+            out = np.flatnonzero((offsets < 0) | (offsets > self.length16))
+            return offsets, (int(out[0]) if out.size else None), bool(out.size)
         before = np.searchsorted(self.starts16, offsets, side="left")
+        outside = (offsets < 0) | (offsets > self.length16)
         inside = (before > 0) & (self.starts16[np.maximum(before - 1, 0)] + 1 == offsets)
-        bad = np.flatnonzero(inside | (offsets < 0) | (offsets > self.length16))
-        return offsets - before, int(bad[0]) if bad.size else None
+        bad = np.flatnonzero(inside | outside)
+        if not bad.size:
+            return offsets - before, None, False
+        first = int(bad[0])
+        return offsets - before, first, bool(outside[first])
 
 
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
@@ -933,9 +947,13 @@ def _unit_offsets(doc: TsvDocument) -> tuple[Sequence[int], Sequence[int]]:
     # offset named is the first in the file, as one unit after the other found it
     both = np.empty(2 * len(begin16), dtype=np.int64)
     both[0::2], both[1::2] = begin16, end16
-    converted, bad = to_py.many(both)
+    converted, bad, past = to_py.many(both)
     if bad is not None:
         k = bad // 2
+        if past:  # _body's message: the sentence checks keep such offsets out of a file read
+            raise FormatError(doc.file, f"the offsets {doc.unit_begin[k]}-{doc.unit_end[k]} "
+                              f"pass the end of the text ({to_py.length16})",
+                              line=doc.unit_line[k], field="offsets")
         raise _code_points(doc, k, FormatError(
             doc.file, f"the offset {int(both[bad])} falls inside a character outside the Basic "
             "Multilingual Plane (UTF-16 offsets)", line=doc.unit_line[k], field="offsets"))

@@ -995,7 +995,7 @@ def _span_note(side: Literal["gold", "pred"], span: Span, rows: Sequence[Contrib
         return note
     return replace(note, text=note.text + (
         f" The set gives this span {copies} times: each of its {copies} identical copies takes "
-        "as much (the rows above list them all)."))
+        "as much."))
 
 
 def _one_span_note(side: Literal["gold", "pred"], span: Span, rows: Sequence[Contribution]

@@ -538,3 +538,9 @@ def test_the_steps_table_sits_in_a_container_of_its_measure_named_by_the_phone_c
             in sidebar.STEPS_CSS)
     assert sidebar.STEPS_CSS in sidebar.SCRIPT
     assert set(diff.MEASURES) == {"f1", "precision", "recall"}  # the style names each one
+    # from one table: the page's options and the cards' names were two copies (bugleft23)
+    from ui import results
+
+    assert diff.MEASURES is results.MEASURES
+    assert all(f".st-key-diff_steps_{key} td:nth-child(3)::before{{content:'{shown} '"
+               in sidebar.STEPS_CSS for key, shown in results.MEASURES.items())

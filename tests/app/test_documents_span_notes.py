@@ -9,6 +9,11 @@ from core.model import AnnotationSet, Span
 from ui import documents, state
 
 
+def _pair_tables(at) -> list:
+    """The selected span's pairs, then every pair of the document (both have a kind column)."""
+    return [d.value for d in at.dataframe if "kind" in d.value.columns]
+
+
 def _said(at) -> list[str]:
     return [m.value.replace("\\", "") for m in at.markdown if "takes from it" in m.value]
 
@@ -64,8 +69,35 @@ def test_a_prediction_given_twice_is_explained_per_copy(make_app) -> None:
     assert not at.exception, [e.value for e in at.exception]
     # each copy as the single prediction of the test above: 1.000 over 2 gold spans, not
     # 2.000 over 4
-    assert _said(at) == ["Da San Martino takes from it: precision takes 1.000 from it: the sum "
-                         "of C(s,t,|s|) over its 2 overlapping gold spans (the rows above); 1 of "
-                         "them has another label and count 0. The set gives this span 2 times: "
-                         "each of its 2 identical copies takes as much (the rows above list "
-                         "them all)."]
+    said = ("Da San Martino takes from it: precision takes 1.000 from it: the sum of "
+            "C(s,t,|s|) over its 2 overlapping gold spans (the rows above); 1 of them has "
+            "another label and count 0. The set gives this span 2 times: each of its 2 "
+            "identical copies takes as much. Its copies: P1, P2, each with rows of its own.")
+    assert _said(at) == [said]
+    # each copy has an id of its own: both were P1, in the pair tables too (review19)
+    mine, pairs = _pair_tables(at)
+    assert list(mine["pred"]) == ["P1", "P1"]
+    pairs = pairs[pairs["kind"] == "pair"]
+    assert sorted(zip(pairs["pred"], pairs["gold"], strict=True)) == [
+        ("P1", "G1"), ("P1", "G2"), ("P2", "G1"), ("P2", "G2")]
+    at.selectbox(key=state.K_SPAN).select("P2").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert _said(at) == [said]
+    mine, _ = _pair_tables(at)
+    assert sorted(mine["gold"]) == ["G1", "G2"]
+    assert list(mine["pred"]) == ["P2", "P2"]
+
+
+def test_copies_share_their_rows_one_per_partner_and_a_twin_left_unmatched_is_the_second() -> None:
+    """The rule that names the copies' rows: the rows of one pair repeat once per copy (Da San
+    Martino's sums), and under a one-to-one matching the copy that found no partner is the
+    other copy, not the first again."""
+    from ui.results import _copy_ids, _SpanIds
+
+    s, t, u = Span(0, 5, "A"), Span(0, 9, "A"), Span(2, 5, "A")
+    pred = AnnotationSet("pred", {"d": (s, s)}, "system")
+    ids = _SpanIds(pred, "d", "P")
+    assert _copy_ids([(s, t), (s, t), (s, u), (s, u)], ids) == ["P1", "P2", "P1", "P2"]
+    assert _copy_ids([(s, t), (s, u), (s, t), (s, u)], ids) == ["P1", "P2", "P2", "P1"]
+    assert _copy_ids([(s, t), (s, None)], ids) == ["P1", "P2"]
+    assert _copy_ids([(None, t)], ids) == [""]

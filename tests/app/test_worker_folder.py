@@ -175,3 +175,37 @@ def test_two_sessions_that_find_the_worker_dead_start_one_worker(
         for w in started:
             stop(w)
         jobs._worker.clear()
+
+
+def _state(pid: int) -> str | None:
+    """The state letter of process ``pid`` (``Z``: a zombie), None when there is none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return None
+
+
+def test_a_stopped_worker_is_reaped_not_left_a_zombie() -> None:
+    """``stop`` killed the worker and never waited for it: the server kept a zombie ``<defunct>``
+    child for the rest of its life (review19)."""
+    worker = jobs.Worker()
+    pid = worker.process.pid
+    worker.stop()
+    assert worker.process.returncode == -signal.SIGKILL  # waited for by stop itself
+    assert _state(pid) is None
+
+
+def test_a_worker_reaped_already_is_sent_no_signal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the worker has been waited for, its pid may be another process's: ``stop`` (again,
+    or after the worker died and was reaped) signals neither that pid nor its group."""
+    worker = jobs.Worker()
+    pid = worker.process.pid
+    os.killpg(pid, signal.SIGKILL)
+    worker.process.wait(timeout=30)
+    sent: list[tuple[str, int]] = []
+    monkeypatch.setattr(jobs.os, "killpg", lambda p, sig: sent.append(("killpg", p)))
+    monkeypatch.setattr(jobs.os, "kill", lambda p, sig: sent.append(("kill", p)))
+    worker.stop()
+    worker.stop()
+    assert sent == []
+    assert not Path(worker.address).parent.exists()

@@ -179,6 +179,26 @@ def test_the_independent_conll_reader_starts_a_document_at_doc_start(tmp_path: P
         ("Hà_Nội", [(0, 6, "LOC")]), ("Anh Nam", [(4, 7, "PER")])]
 
 
+def test_the_independent_document_start_rule_is_its_own_not_spanscopes() -> None:
+    """The checker's rule is written from the CoNLL-2003 description, not copied from SpanScope's
+    reader (bugleft23: it had become the reader's regular expression, so it checked nothing):
+    the word DOCSTART however hyphenated, on a line that marks no entity. Where the two rules
+    would part (a marker spelt otherwise, a marker tagged as an entity), a disagreement shows in
+    the check instead of being copied into it."""
+    import inspect
+
+    mod = _wild_check()
+    starts = mod._starts_document
+    assert starts(["-DOCSTART-", "-X-", "-X-", "O"])  # CoNLL-2003's own line
+    assert starts(["-DOCSTART-"]) and starts(["DOC-START", "Np", "O"])
+    assert starts(["docstart", "O"])
+    assert not starts(["-DOCSTART-", "B-MISC"]) and not starts(["DOCSTARTER", "O"])
+    assert not starts(["Hà_Nội", "Np", "B-LOC"])
+    source = inspect.getsource(mod)
+    assert "DOC-?START" not in source and "_DOCSTART_LIKE" not in source
+    assert "core.formats.conll" not in source
+
+
 def test_the_independent_label_studio_reader_reads_a_completions_folder(tmp_path: Path) -> None:
     import json
 
