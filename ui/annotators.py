@@ -67,7 +67,7 @@ from core.render.palette import FILL_PATTERNS, MARKER_SYMBOLS, SEQUENTIAL, ink_o
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.curation import undecided
-from ui.escape import md
+from ui.escape import md, plot
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import ahead as jobs_ahead
 from ui.jobs import busy_elsewhere as jobs_busy_elsewhere
@@ -887,18 +887,21 @@ def heatmap(result: PairwiseResult, *, key: str | None, title: str) -> go.Figure
         why.append(wr)
     values = [v for r in z for v in r if v is not None]
     zmin = min(0.0, *values) if values else 0.0
+    names = [plot(a) for a in who]
     fig = go.Figure()
-    fig.add_heatmap(z=grey, x=who, y=who, text=grey_text, texttemplate="%{text}",
-                    customdata=why, colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]],
+    fig.add_heatmap(z=grey, x=names, y=names, text=grey_text, texttemplate="%{text}",
+                    customdata=[[plot(w) for w in row] for row in why],
+                    colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]],
                     showscale=False, zmin=0, zmax=1, xgap=2, ygap=2, hoverongaps=False,
                     hovertemplate="%{y} · %{x}<br>%{customdata}<extra></extra>")
-    fig.add_heatmap(z=z, x=who, y=who, text=text, texttemplate="%{text}", textfont=dict(size=15),
+    fig.add_heatmap(z=z, x=names, y=names, text=text, texttemplate="%{text}",
+                    textfont=dict(size=15),
                     colorscale=SEQUENTIAL, zmin=zmin, zmax=1.0, xgap=2, ygap=2, hoverongaps=False,
                     colorbar=dict(thickness=12, len=0.8),
                     hovertemplate=("row %{y} (reference)" if not result.symmetric else "%{y}")
                     + " · %{x}: %{z:.4f}<extra></extra>")
     n = len(who)
-    fig.update_layout(title=title, height=max(300, 70 * n + 160), **_LAYOUT)
+    fig.update_layout(title=plot(title), height=max(300, 70 * n + 160), **_LAYOUT)
     fig.update_yaxes(autorange="reversed", title="reference (row)" if not result.symmetric
                      else None, type="category")
     fig.update_xaxes(side="bottom", title="compared (column)" if not result.symmetric else None,
@@ -1005,12 +1008,14 @@ def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
     apart by colour and by fill pattern."""
     fig = go.Figure()
     for i, (ref, part) in enumerate(table.groupby("against", sort=False)):
-        fig.add_bar(x=part["annotator"], y=part[column], name=f"against {ref}",
+        fig.add_bar(x=[plot(a) for a in part["annotator"]], y=part[column],
+                    name=plot(f"against {ref}"),
                     marker_color=PALETTE[i % len(PALETTE)],
                     marker_pattern_shape=FILL_PATTERNS[i % len(FILL_PATTERNS)],
                     text=[_fmt(v) if pd.notna(v) else "n/a" for v in part[column]],
                     textposition="outside")
-    fig.update_layout(barmode="group", title=title, height=340, yaxis_title=column,
+    fig.update_layout(barmode="group", title=plot(title), height=340,
+                      yaxis_title=plot(column),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1,
                                   xanchor="right"), **_LAYOUT)
     return fig
@@ -1066,22 +1071,23 @@ def alignment_figure(al: Mapping[str, Any], colours: Mapping[str, str], *, title
         size: list[int] = []
         for i in idx:
             u = units[i]
-            desc = f"{u['annotator']}: [{u['start']}, {u['end']}) {lab}"
+            desc = plot(f"{u['annotator']}: [{u['start']}, {u['end']}) {lab}")
             xs += [u["start"], (u["start"] + u["end"]) / 2, u["end"], None]
             yv += [ys[i], ys[i], ys[i], None]
             hover += [desc, desc, desc, None]
             size += [0, 9, 0, 0]  # the label's mark in the middle of each unit
         colour = colours.get(lab, "#444444")
-        fig.add_scatter(x=xs, y=yv, mode="lines+markers", name=lab, text=hover,
+        fig.add_scatter(x=xs, y=yv, mode="lines+markers", name=plot(lab), text=hover,
                         hoverinfo="text", line=dict(color=colour, width=12),
                         marker=dict(symbol=MARKER_SYMBOLS[k % len(MARKER_SYMBOLS)], size=size,
                                     color=ink_on(colour), line=dict(width=0)))
     rows = sum(depth.values())
-    fig.update_layout(title=title, height=150 + 34 * rows + 30 * len(who),
+    fig.update_layout(title=plot(title), height=150 + 34 * rows + 30 * len(who),
                       xaxis_title="character offset", showlegend=True,
                       legend=dict(orientation="h", yanchor="top", y=-0.3, x=0,
                                   itemsizing="constant"), **_LAYOUT)
-    fig.update_yaxes(tickvals=[base[w] for w in who], ticktext=who, zeroline=False,
+    fig.update_yaxes(tickvals=[base[w] for w in who], ticktext=[plot(w) for w in who],
+                     zeroline=False,
                      range=[y + 0.4, 0.5], showgrid=False)
     return fig
 
