@@ -1243,6 +1243,28 @@ def gold_among_note(gold: str) -> str:
             "Annotation sets to compare the annotators alone.")
 
 
+def no_annotators_note(ws: Workspace, chosen: Sequence[str]) -> str | None:
+    """The note when fewer than two sets have the annotator role and the sets compared are not
+    all annotators: the page then compares every set by default, a gold with predictions, which
+    is a system's agreement with the gold, not agreement between annotators; it says which
+    sets are which and where roles are given. None otherwise."""
+    if len(state.set_options(ws, "annotator")) >= 2:
+        return None
+    by_role = {role: [n for n in chosen if ws.sets[n].role == role]
+               for role in ("gold", "system", "annotator")}
+    if not by_role["gold"] and not by_role["system"]:
+        return None
+    words = {"gold": ("the gold", "the golds"), "system": ("the system", "the systems"),
+             "annotator": ("the annotator", "the annotators")}
+    parts = [f"{words[role][len(names) > 1]} " + ", ".join(f"**{md(n)}**" for n in names)
+             for role, names in by_role.items() if names]
+    return ("Fewer than two sets have the annotator role, so the page compares every set "
+            f"loaded: {' with '.join(parts)}. Agreement with a gold is a system's score seen as "
+            "agreement, not agreement between annotators. To compare annotators, give their "
+            "files the annotator role (the Role box on the Data page, or a name with "
+            "`annotator` or `ann_` in it).")
+
+
 def choose(ws: Workspace) -> Choice:
     """The sets, measure, label, gold, majority and γ widgets; stops below two sets."""
     names = list(ws.sets)
@@ -1260,7 +1282,8 @@ def choose(ws: Workspace) -> Choice:
                             bind="query-params", format_func=partial(_undecided_name, auto),
                             help=full_name_help(K_ANN_SETS, list(default_sets), "Two or more "
                                                 "sets. By default the sets with the annotator "
-                                                "role (with fewer than two, every set)."))
+                                                "role (with fewer than two, every set: the gold "
+                                                "and the systems too)."))
     if auto is not None:
         st.caption(f"“{md(auto)}” is the Curation page's automatic consensus of these sets, "
                    "nothing decided yet (undecided): offered, never chosen by default.")
@@ -1282,6 +1305,9 @@ def choose(ws: Workspace) -> Choice:
                               "others.")
     seed, samples = gamma_settings(measure)
     st.caption(f"**{measure}**: {MEASURE_HELP[measure]}")
+    said = no_annotators_note(ws, chosen)
+    if said is not None and len(chosen) >= 2:
+        st.info(said, icon="👥")
     if gold != ANN_NO_GOLD and gold in chosen and len(chosen) > 2:
         st.caption(gold_among_note(gold))
     if len(chosen) < 2:
