@@ -67,7 +67,7 @@ from core.render.palette import FILL_PATTERNS, MARKER_SYMBOLS, SEQUENTIAL, ink_o
 from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.curation import undecided
-from ui.escape import md
+from ui.escape import md, plot
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import ahead as jobs_ahead
 from ui.jobs import busy_elsewhere as jobs_busy_elsewhere
@@ -887,18 +887,21 @@ def heatmap(result: PairwiseResult, *, key: str | None, title: str) -> go.Figure
         why.append(wr)
     values = [v for r in z for v in r if v is not None]
     zmin = min(0.0, *values) if values else 0.0
+    names = [plot(a) for a in who]
     fig = go.Figure()
-    fig.add_heatmap(z=grey, x=who, y=who, text=grey_text, texttemplate="%{text}",
-                    customdata=why, colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]],
+    fig.add_heatmap(z=grey, x=names, y=names, text=grey_text, texttemplate="%{text}",
+                    customdata=[[plot(w) for w in row] for row in why],
+                    colorscale=[[0, "#eeeeee"], [1, "#eeeeee"]],
                     showscale=False, zmin=0, zmax=1, xgap=2, ygap=2, hoverongaps=False,
                     hovertemplate="%{y} · %{x}<br>%{customdata}<extra></extra>")
-    fig.add_heatmap(z=z, x=who, y=who, text=text, texttemplate="%{text}", textfont=dict(size=15),
+    fig.add_heatmap(z=z, x=names, y=names, text=text, texttemplate="%{text}",
+                    textfont=dict(size=15),
                     colorscale=SEQUENTIAL, zmin=zmin, zmax=1.0, xgap=2, ygap=2, hoverongaps=False,
                     colorbar=dict(thickness=12, len=0.8),
                     hovertemplate=("row %{y} (reference)" if not result.symmetric else "%{y}")
                     + " · %{x}: %{z:.4f}<extra></extra>")
     n = len(who)
-    fig.update_layout(title=title, height=max(300, 70 * n + 160), **_LAYOUT)
+    fig.update_layout(title=plot(title), height=max(300, 70 * n + 160), **_LAYOUT)
     fig.update_yaxes(autorange="reversed", title="reference (row)" if not result.symmetric
                      else None, type="category")
     fig.update_xaxes(side="bottom", title="compared (column)" if not result.symmetric else None,
@@ -1005,12 +1008,14 @@ def against_bars(table: pd.DataFrame, column: str, *, title: str) -> go.Figure:
     apart by colour and by fill pattern."""
     fig = go.Figure()
     for i, (ref, part) in enumerate(table.groupby("against", sort=False)):
-        fig.add_bar(x=part["annotator"], y=part[column], name=f"against {ref}",
+        fig.add_bar(x=[plot(a) for a in part["annotator"]], y=part[column],
+                    name=plot(f"against {ref}"),
                     marker_color=PALETTE[i % len(PALETTE)],
                     marker_pattern_shape=FILL_PATTERNS[i % len(FILL_PATTERNS)],
                     text=[_fmt(v) if pd.notna(v) else "n/a" for v in part[column]],
                     textposition="outside")
-    fig.update_layout(barmode="group", title=title, height=340, yaxis_title=column,
+    fig.update_layout(barmode="group", title=plot(title), height=340,
+                      yaxis_title=plot(column),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1,
                                   xanchor="right"), **_LAYOUT)
     return fig
@@ -1066,22 +1071,23 @@ def alignment_figure(al: Mapping[str, Any], colours: Mapping[str, str], *, title
         size: list[int] = []
         for i in idx:
             u = units[i]
-            desc = f"{u['annotator']}: [{u['start']}, {u['end']}) {lab}"
+            desc = plot(f"{u['annotator']}: [{u['start']}, {u['end']}) {lab}")
             xs += [u["start"], (u["start"] + u["end"]) / 2, u["end"], None]
             yv += [ys[i], ys[i], ys[i], None]
             hover += [desc, desc, desc, None]
             size += [0, 9, 0, 0]  # the label's mark in the middle of each unit
         colour = colours.get(lab, "#444444")
-        fig.add_scatter(x=xs, y=yv, mode="lines+markers", name=lab, text=hover,
+        fig.add_scatter(x=xs, y=yv, mode="lines+markers", name=plot(lab), text=hover,
                         hoverinfo="text", line=dict(color=colour, width=12),
                         marker=dict(symbol=MARKER_SYMBOLS[k % len(MARKER_SYMBOLS)], size=size,
                                     color=ink_on(colour), line=dict(width=0)))
     rows = sum(depth.values())
-    fig.update_layout(title=title, height=150 + 34 * rows + 30 * len(who),
+    fig.update_layout(title=plot(title), height=150 + 34 * rows + 30 * len(who),
                       xaxis_title="character offset", showlegend=True,
                       legend=dict(orientation="h", yanchor="top", y=-0.3, x=0,
                                   itemsizing="constant"), **_LAYOUT)
-    fig.update_yaxes(tickvals=[base[w] for w in who], ticktext=who, zeroline=False,
+    fig.update_yaxes(tickvals=[base[w] for w in who], ticktext=[plot(w) for w in who],
+                     zeroline=False,
                      range=[y + 0.4, 0.5], showgrid=False)
     return fig
 
@@ -1237,6 +1243,28 @@ def gold_among_note(gold: str) -> str:
             "Annotation sets to compare the annotators alone.")
 
 
+def no_annotators_note(ws: Workspace, chosen: Sequence[str]) -> str | None:
+    """The note when fewer than two sets have the annotator role and the sets compared are not
+    all annotators: the page then compares every set by default, a gold with predictions, which
+    is a system's agreement with the gold, not agreement between annotators; it says which
+    sets are which and where roles are given. None otherwise."""
+    if len(state.set_options(ws, "annotator")) >= 2:
+        return None
+    by_role = {role: [n for n in chosen if ws.sets[n].role == role]
+               for role in ("gold", "system", "annotator")}
+    if not by_role["gold"] and not by_role["system"]:
+        return None
+    words = {"gold": ("the gold", "the golds"), "system": ("the system", "the systems"),
+             "annotator": ("the annotator", "the annotators")}
+    parts = [f"{words[role][len(names) > 1]} " + ", ".join(f"**{md(n)}**" for n in names)
+             for role, names in by_role.items() if names]
+    return ("Fewer than two sets have the annotator role, so the page compares every set "
+            f"loaded: {' with '.join(parts)}. Agreement with a gold is a system's score seen as "
+            "agreement, not agreement between annotators. To compare annotators, give their "
+            "files the annotator role (the Role box on the Data page, or a name with "
+            "`annotator` or `ann_` in it).")
+
+
 def choose(ws: Workspace) -> Choice:
     """The sets, measure, label, gold, majority and γ widgets; stops below two sets."""
     names = list(ws.sets)
@@ -1254,7 +1282,8 @@ def choose(ws: Workspace) -> Choice:
                             bind="query-params", format_func=partial(_undecided_name, auto),
                             help=full_name_help(K_ANN_SETS, list(default_sets), "Two or more "
                                                 "sets. By default the sets with the annotator "
-                                                "role (with fewer than two, every set)."))
+                                                "role (with fewer than two, every set: the gold "
+                                                "and the systems too)."))
     if auto is not None:
         st.caption(f"“{md(auto)}” is the Curation page's automatic consensus of these sets, "
                    "nothing decided yet (undecided): offered, never chosen by default.")
@@ -1276,6 +1305,9 @@ def choose(ws: Workspace) -> Choice:
                               "others.")
     seed, samples = gamma_settings(measure)
     st.caption(f"**{measure}**: {MEASURE_HELP[measure]}")
+    said = no_annotators_note(ws, chosen)
+    if said is not None and len(chosen) >= 2:
+        st.info(said, icon="👥")
     if gold != ANN_NO_GOLD and gold in chosen and len(chosen) > 2:
         st.caption(gold_among_note(gold))
     if len(chosen) < 2:

@@ -2,6 +2,8 @@
 
 Each takes a tidy DataFrame that ``core`` computed (through :mod:`ui.state`) and returns a
 ``go.Figure``; none computes a metric. PNG export is Plotly's own modebar camera button.
+Every string a builder draws that can come from a file (labels, set names, titles that name
+them) goes through :func:`ui.escape.plot` here, once: callers pass plain text.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import plotly.graph_objects as go
 
 from core.render.highlight import PALETTE
 from core.render.palette import FILL_PATTERNS, SEQUENTIAL
+from ui.escape import plot
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), template="plotly_white",
                legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))
@@ -24,7 +27,8 @@ def spans_per_label(labels: pd.DataFrame) -> go.Figure:
     sets = [c for c in labels.columns if c != "label"]
     z = labels[sets].to_numpy()
     fig = go.Figure(go.Heatmap(
-        z=z, x=[str(s) for s in sets], y=labels["label"], text=z, texttemplate="%{text}",
+        z=z, x=[plot(s) for s in sets], y=[plot(lab) for lab in labels["label"]], text=z,
+        texttemplate="%{text}",
         colorscale=SEQUENTIAL, showscale=False,
         hovertemplate="%{y}<br>%{x}: %{z} spans<extra></extra>",
     ))
@@ -47,9 +51,11 @@ def per_label_prf(df: pd.DataFrame, *, title: str) -> go.Figure:
     fig = go.Figure()
     for i, col in enumerate(("P", "R", "F1")):
         if col in df:
-            fig.add_bar(x=df["label"], y=df[col], name=col, marker_color=PALETTE[i],
+            fig.add_bar(x=[plot(lab) for lab in df["label"]], y=df[col], name=col,
+                        marker_color=PALETTE[i],
                         marker_pattern_shape=FILL_PATTERNS[i])
-    fig.update_layout(barmode="group", title=title, height=380, yaxis_title="score", **_LAYOUT)
+    fig.update_layout(barmode="group", title=plot(title), height=380, yaxis_title="score",
+                      **_LAYOUT)
     return fig
 
 
@@ -68,16 +74,17 @@ def systems_f1(df: pd.DataFrame, *, columns: Mapping[str, str], title: str) -> g
         if f"{col} low" in df and f"{col} high" in df:
             err = dict(type="data", symmetric=False, array=df[f"{col} high"] - df[col],
                        arrayminus=df[col] - df[f"{col} low"])
-        fig.add_bar(x=df["system"], y=df[col], name=shown, error_y=err,
+        fig.add_bar(x=[plot(s) for s in df["system"]], y=df[col], name=plot(shown), error_y=err,
                     marker_color=PALETTE[i % len(PALETTE)],
                     marker_pattern_shape=FILL_PATTERNS[i % len(FILL_PATTERNS)])
-    fig.update_layout(barmode="group", title=title, height=360, yaxis_title="score", **_LAYOUT)
+    fig.update_layout(barmode="group", title=plot(title), height=360, yaxis_title="score",
+                      **_LAYOUT)
     return fig
 
 
 def doc_scores_hist(df: pd.DataFrame, column: str, *, title: str) -> go.Figure:
     """Histogram of per-document scores in ``column``."""
     fig = go.Figure(go.Histogram(x=df[column], nbinsx=20, marker_color=PALETTE[0]))
-    fig.update_layout(title=title, height=300, xaxis_title=column, yaxis_title="documents",
-                      **_LAYOUT)
+    fig.update_layout(title=plot(title), height=300, xaxis_title=plot(column),
+                      yaxis_title="documents", **_LAYOUT)
     return fig

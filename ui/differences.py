@@ -33,7 +33,7 @@ from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
 from ui import levels, state
-from ui.escape import md
+from ui.escape import md, plot
 from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
 from ui.results import (
@@ -490,7 +490,7 @@ def wrapped_title(title: str) -> tuple[str, int]:
 
     """
     lines = textwrap.wrap(title, TITLE_CHARS)
-    return "<br>".join(lines), 40 + 20 * len(lines)
+    return "<br>".join(plot(line) for line in lines), 40 + 20 * len(lines)
 
 
 NAME_PX = 6.0
@@ -575,13 +575,15 @@ def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
     for i, (reason, part) in enumerate(groups):
         colour = "#9e9e9e" if reason == NO_REASON else PALETTE[(i + 1) % len(PALETTE)]
         fig.add_scatter(
-            x=part["Martino F1"], y=part["MAFALDA F1"], mode="markers", name=str(reason),
-            customdata=part[["document", "reasons"]].to_numpy(),
+            x=part["Martino F1"], y=part["MAFALDA F1"], mode="markers", name=plot(reason),
+            # the document as read (a click opens it) and, shown on hover, as Plotly draws it
+            customdata=[[doc, plot(doc), plot(why)]
+                        for doc, why in zip(part["document"], part["reasons"], strict=True)],
             marker=dict(size=11, color=colour, opacity=0.85,
                         symbol=MARKER_SYMBOLS[i % len(MARKER_SYMBOLS)],
                         line=dict(width=1, color="white")),
-            hovertemplate="document %{customdata[0]}<br>Martino F1 %{x:.3f}<br>MAFALDA F1 "
-                          "%{y:.3f}<br>%{customdata[1]}<extra></extra>")
+            hovertemplate="document %{customdata[1]}<br>Martino F1 %{x:.3f}<br>MAFALDA F1 "
+                          "%{y:.3f}<br>%{customdata[2]}<extra></extra>")
     # The title wrapped, in a margin that keeps it below the toolbar (as the waterfall's): on a
     # phone a title on one line ran under the toolbar and past the chart's 358 px.
     text, margin_top = wrapped_title(f"Per text: Martino F1 (SemEval-2021) against MAFALDA F1 "

@@ -59,7 +59,7 @@ from core.render.palette import (
     STATUS_TEXT,
 )
 from ui import above_one, jobs, levels, paging, results, state
-from ui.escape import md
+from ui.escape import md, plot
 from ui.set_names import full_name_help
 from ui.small_table import page_table_html
 from ui.theme import EITHER_GREY, theme_ink
@@ -324,7 +324,7 @@ def category_chart(df: pd.DataFrame, *, view: str = VIEWS[0], scale: str = SCALE
                 if value is None or pd.isna(value):
                     continue
                 n, total = int(value), totals.get((system, side), 0)
-                xs[0].append(system)
+                xs[0].append(plot(system))
                 xs[1].append(side)
                 ys.append(100 * n / total if share and total else 0.0 if share else n)
                 texts.append(("" if not n else f"{100 * n / total:.0f}%") if share
@@ -414,10 +414,10 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0
     labels = list(labels) if labels is not None else label_order(keep)
     names: list[str] = []
     for lab in labels:  # short names on the axis, each once (the axis merges equal names)
-        name = esc(_short(label_shown(lab)))
+        name = plot(_short(label_shown(lab)))
         names.append(name if name not in names else f"{name} ({len(names) + 1})")
     fig = make_subplots(rows=max(1, len(systems)), cols=1, shared_xaxes=True,
-                        subplot_titles=[str(s) for s in systems],
+                        subplot_titles=[plot(s) for s in systems],
                         vertical_spacing=0.2 / max(1, len(systems)))
     in_legend: set[str] = set()  # each category once, from the first panel that draws it
     for i, system in enumerate(systems, start=1):
@@ -432,10 +432,10 @@ def label_chart(df: pd.DataFrame, systems: Sequence[str], *, view: str = VIEWS[0
             fig.add_bar(y=names, x=[x or None for x in xs] if log else xs, orientation="h",
                         name=cat, legendgroup=cat, showlegend=cat not in in_legend,
                         marker=dict(color=colour, pattern=dict(shape=pattern)),
-                        customdata=[[system, lab, cat, side, esc(label_shown(lab))]
+                        customdata=[[system, lab, cat, side, plot(label_shown(lab))]
                                     for lab in labels], row=i, col=1,
                         hovertemplate="%{customdata[4]}<br>" + cat + ": %{x}<extra>"
-                        + esc(system) + "</extra>")
+                        + plot(system) + "</extra>")
             in_legend.add(cat)
         fig.update_yaxes(autorange="reversed", automargin=True, row=i, col=1)
     if log:
@@ -477,7 +477,8 @@ def slice_chart(df: pd.DataFrame, measure: str, *, title: str, ink: str = EITHER
                        arrayminus=sub[measure] - sub[f"{measure} low"], thickness=1.5, width=4,
                        color=ink)
         single = sub[(sub["documents"] == 1) & sub[measure].notna()]
-        fig.add_bar(x=buckets, y=sub[measure], name=str(system), error_y=err,
+        fig.add_bar(x=[plot(b) for b in buckets], y=sub[measure], name=plot(system),
+                    error_y=err,
                     offsetgroup=str(i),
                     marker=dict(color=OKABE_ITO[i % len(OKABE_ITO)],
                                 pattern=dict(shape=SYSTEM_PATTERNS[i % len(SYSTEM_PATTERNS)]),
@@ -487,7 +488,7 @@ def slice_chart(df: pd.DataFrame, measure: str, *, title: str, ink: str = EITHER
                           for b, v in sub[measure].items()],
                     textposition="outside",
                     hovertemplate="%{x}<br>" + measure + " %{y:.3f}<extra>"
-                    + esc(str(system)) + "</extra>")
+                    + plot(system) + "</extra>")
         if len(single):
             singles.append((i, system, single))
     # Each one-document bucket's value over its own bar (scattermode group), after the bars
@@ -495,16 +496,16 @@ def slice_chart(df: pd.DataFrame, measure: str, *, title: str, ink: str = EITHER
     # system (a label on each marker crowded a chart of many buckets).
     for i, system, single in singles:
         fig.add_scatter(
-            x=list(single.index), y=single[measure], mode="markers+text",
+            x=[plot(b) for b in single.index], y=single[measure], mode="markers+text",
             offsetgroup=str(i), legendgroup=ONE_DOCUMENT, name=ONE_DOCUMENT,
             showlegend=not any(t.type == "scatter" for t in fig.data), cliponaxis=False,
             marker=dict(symbol="diamond-open", size=11, color=EITHER_GREY, line=dict(width=2.5)),
             text=[f"{v:.2f}" for v in single[measure]], textposition="top center",
             customdata=[[system, b] for b in single.index],
             hovertemplate="%{x}<br>" + measure + " %{y:.3f}: " + ONE_DOCUMENT
-            + "<extra>" + esc(str(system)) + "</extra>")
-    fig.update_layout(barmode="group", scattermode="group", title_text=title, height=440,
-                      yaxis_title=measure, **_legend_below())
+            + "<extra>" + plot(system) + "</extra>")
+    fig.update_layout(barmode="group", scattermode="group", title_text=plot(title), height=440,
+                      yaxis_title=plot(measure), **_legend_below())
     return fig
 
 

@@ -6,7 +6,8 @@ widget labels and the like as GitHub-flavoured Markdown (images, links, ``:red[.
 ``$...$`` formulas), so a document id ``![](http://host/x.png)`` would make every visitor's browser
 fetch that URL. Every such string goes through :func:`md` (or :func:`code` inside backticks)
 before it is put into Markdown; :mod:`core.render.highlight` escapes HTML for ``st.html`` the
-same way.
+same way. Plotly draws its titles, tick labels, legends, hover text and bar text from a
+pseudo-HTML of its own: such a string goes through :func:`plot` once, in the figure builder.
 
 >>> md("![](http://h/e.png)") == "\\\\!\\\\[\\\\]\\\\(http\\\\:/\\u2060/h/e\\\\.png\\\\)"
 True
@@ -14,6 +15,8 @@ True
 True
 >>> print(code("a`b"))
 `` a`b ``
+>>> plot('<b>"x"</b> & %{y}')
+'&lt;b&gt;"x"&lt;/b&gt; &amp; &#37;{y}'
 """
 
 from __future__ import annotations
@@ -65,3 +68,20 @@ def code(value: object) -> str:
 def attr(value: object) -> str:
     """``value`` escaped for HTML text or a quoted attribute (``st.html``)."""
     return html.escape(str(value), quote=True)
+
+
+def plot(value: object) -> str:
+    """``value`` as text Plotly draws as written: a title, an axis's category, a trace's name,
+    hover or bar text, a ``customdata`` field a hover template shows.
+
+    Plotly reads ``<b>``, ``<i>``, ``<br>``, ``<a href>``, ``<sup>``, ``<sub>``, ``<span
+    style>`` and ``&...;`` entities in every string it draws, and fills ``%{...}`` in titles
+    and templates: a label ``a<br>b`` drew on two lines, a document id ``%{x}`` drew as
+    nothing in a title. ``&``, ``<``, ``>`` and ``%`` become entities, which Plotly turns back
+    into the characters when it draws (after filling its templates). Not :func:`html.escape`:
+    Plotly knows no ``&quot;`` and drew it as written. Numbers and None are left to the caller;
+    everything is text here.
+    """
+    text = str(value)
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace("%", "&#37;"))

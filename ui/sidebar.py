@@ -173,12 +173,16 @@ SCRIPT = (TABLE_CSS + FOCUS_CSS + CAPTION_CSS + HEADING_CSS + LINK_CSS + PRIMARY
   // disables every tab while the run it asked for has not started (aria-disabled, no
   // tabindex): the browser drops the focus of the tab just chosen to the page's body, and the
   // next arrow key did nothing. The focus goes back to the list's selected tab once it is
-  // enabled again, unless the person has put it somewhere else meanwhile.
+  // enabled again, unless the person has put it somewhere else meanwhile. Where the browser
+  // drops it depends on the layout: to the body when the tab list fits (1,440 px), to the tab
+  // list itself when the list scrolls sideways (a phone: Chromium makes a scrolling box
+  // focusable), so a focus on the list or on anything around it is the dropped focus, not
+  // the person's (bugleft22: at 390 px the listener took the list's focus for the person's).
   let lost = null;
   const regain = () => {
     if (!lost) return;
     const active = w.document.activeElement;
-    if (!lost.isConnected || (active && active !== w.document.body)) { lost = null; return; }
+    if (!lost.isConnected || (active && !active.contains(lost))) { lost = null; return; }
     const tab = lost.querySelector('[role="tab"][aria-selected="true"][tabindex]');
     if (tab && tab.getAttribute("aria-disabled") !== "true") {
       lost = null;

@@ -31,6 +31,12 @@ FOLDER_GOLD_FORMATS = frozenset({"ptc"})
 al. 2019, SemEval-2020 Task 11); a system's predictions come as one file."""
 
 
+LABELS_SUFFIX = ".labels"
+"""The PTC annotation file's extension (Da San Martino et al. 2019; SemEval-2020 Task 11)."""
+TASK_WORD = "task"
+"""In the name of a shared task's gold ``.labels`` file (``dev-task-TC.labels``)."""
+
+
 def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -> Role:
     """The role a file name suggests: ``gold`` / ``annotator`` / ``system`` hints, else
     ``system``. ``curated`` is a gold: the Curation page's export of the curated set, uploaded
@@ -55,14 +61,28 @@ def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -
     ('gold', 'gold')
     >>> guess_role("tc.zip", fmt="ptc"), guess_role("system_tc", folder=True, fmt="ptc")
     ('gold', 'system')
-    >>> guess_role("run.labels", fmt="ptc")
-    'system'
+
+    A single PTC ``.labels`` file is an annotation, not a prediction: the shared tasks write
+    their gold in that format, named after the task (``dev-task-TC.labels``,
+    ``train-task2-TC.labels``, ``article<ID>.task-FLC.labels``: a gold), and an annotation
+    campaign's files in it are its annotators' (``ana.labels``: an annotator, as ``python -m
+    core agree`` reads them). A system's ``.labels`` output says so in its name (``pred``,
+    ``system``) or gets its role in the Data page's Role box (``--data system=PATH``). Tour 18
+    found three annotators' ``.labels`` guessed systems, so the Annotators page compared the
+    gold with them.
+
+    >>> guess_role("ana.labels"), guess_role("run.labels", fmt="ptc")
+    ('annotator', 'annotator')
+    >>> guess_role("dev-task-TC.labels"), guess_role("system_run.labels"), guess_role("run.txt")
+    ('gold', 'system', 'system')
 
     """
     lower = PurePath(filename).name.lower()
     named = role_word(lower)
     if named is not None:
         return named
+    if lower.endswith(LABELS_SUFFIX) and not folder and fmt in (None, "ptc"):
+        return "gold" if TASK_WORD in lower else "annotator"
     if (folder or lower.endswith(".zip")) and fmt in FOLDER_GOLD_FORMATS:
         return "gold"
     return "annotator" if folder or lower.endswith(".zip") else "system"

@@ -32,19 +32,22 @@ black."""
 
 CVD_EXTRA: tuple[str, ...] = (
     "#780F00", "#871E5A", "#2DE1A5", "#0F1EB4", "#B40F3C", "#3CE1E1", "#6987FF", "#5A7878",
-    "#4B00FF", "#2D5A78", "#78B469", "#A5D269", "#C31E0F",
+    "#4B00FF", "#2D5A78", "#96B469", "#0A6441", "#C31E0F",
 )
-"""Thirteen colours after Okabe–Ito's first seven, each the one of an sRGB grid (18 steps a
-channel) farthest from those before it under normal vision, deuteranopia and protanopia alike
-(the least CAM02-UCS ΔE over the three, dichromacy simulated as Machado et al. 2009 do, severity
-100), kept 10 or more from every status tint and ⊥'s grey and 30 or more from both themes'
-backgrounds under normal vision (under simulated dichromacy they come closer: #A5D269 is 2.1
-from the *mismatch* tint under deuteranopia and 5.1 under protanopia, where the palette before
-came no closer than 4.7; a status is always named and underlined as well), and at a contrast of
-1.6:1 or more with both backgrounds (a swatch that stays in sight). All
-twenty stay 11.2 apart or more for each of the three visions; the 15-colour palette before
-(Okabe–Ito and Paul Tol's "muted" scheme) fell to 3.6 under deuteranopia, and the propaganda
-sample's 18 labels repeated three of its colours (bugleft20)."""
+"""Thirteen colours after Okabe–Ito's first seven, each from an sRGB grid (18 steps a channel;
+the twelfth from one of 52 steps), chosen far from the others under normal vision, deuteranopia
+and protanopia alike (the least CAM02-UCS ΔE over the three, dichromacy simulated as Machado et al.
+2009 do, severity 100), kept 10 or more from every status tint and ⊥'s grey and 30 or more from
+both themes' backgrounds under normal vision, and 5 or more from every status tint and ⊥'s grey
+under simulated deuteranopia, protanopia and tritanopia (a label's colour is drawn beside those
+tints in the merged view). The eleventh and twelfth were #78B469 and #A5D269 (bugleft20):
+#A5D269 came 2.1 from the *mismatch* tint under deuteranopia (CIEDE2000 1.6), #78B469 4.5 from
+*missed*; #96B469 and #0A6441 come no closer than 5.8 and 16.3 (bugleft22). All twenty stay
+11.2 apart or more for each of the three visions, at a contrast of 1.6:1 or more with both
+backgrounds (a swatch that stays in sight); the 15-colour palette before (Okabe–Ito and Paul
+Tol's "muted" scheme) fell to 3.6 under deuteranopia, and the propaganda sample's 18 labels
+repeated three of its colours (bugleft20)."""
+
 
 CATEGORY: tuple[str, ...] = OKABE_ITO[:7] + CVD_EXTRA
 """Categorical palette: 20 colours (Okabe–Ito's black left out: it vanishes on the dark theme's

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import itertools
+from typing import Any
 
 import numpy as np
 import pytest
@@ -67,6 +68,29 @@ def test_the_old_matched_missed_optional_tints_fail_the_check_the_new_ones_pass(
 
 def test_dark_text_stays_readable_on_every_status_tint() -> None:
     assert all(_contrast_with_dark_text(c) >= 4.5 for c in palette.STATUS_COLOURS.values())
+
+
+CVD = ("deuteranomaly", "protanomaly", "tritanomaly")
+"""The three dichromacies (severity 100): deuteranopia, protanopia, tritanopia."""
+BESIDE = {**palette.STATUS_COLOURS, "nothing": palette.NOTHING_COLOUR}
+"""The tints a label's colour is drawn beside: the merged view's status tints under the text,
+and ⊥'s grey among the labels."""
+
+
+def _too_close_to_a_tint(colours: tuple[str, ...], least: float) -> list[tuple[Any, ...]]:
+    return [(c, name, vision, round(d, 1)) for c in colours for name, tint in BESIDE.items()
+            for vision in CVD if (d := _delta(c, tint, vision)) < least]
+
+
+def test_every_label_colour_stays_apart_from_the_tints_beside_it_for_every_dichromacy() -> None:
+    """bugleft22: #A5D269, the 19th label colour, was 2.1 from the *mismatch* tint under
+    deuteranopia (CIEDE2000 1.6) and #78B469 4.5 from *missed*: a label's tag beside a
+    status's tint read as one colour. Every label colour now stays 5 or more from each tint
+    under each of the three simulated dichromacies."""
+    assert _too_close_to_a_tint(palette.CATEGORY, 5) == []
+    old = _too_close_to_a_tint(("#A5D269", "#78B469"), 5)
+    assert ("#A5D269", "mismatch", "deuteranomaly", 2.1) in old
+    assert ("#78B469", "missed", "deuteranomaly", 4.5) in old
 
 
 def test_label_colours_do_not_reuse_a_status_colour() -> None:

@@ -1,0 +1,78 @@
+"""Annotators page: which sets it compares by default, and what it says about them.
+
+With fewer than two sets of the annotator role the page compares every set, a gold with
+predictions; an info box says so, names each set by role and where roles are given (a newcomer
+read a gold-against-system matrix as agreement between annotators). Three annotators' PTC
+``.labels`` files are guessed annotators (:func:`core.model.roles.guess_role`), so they are
+the sets compared by default, without the gold (tour 18 found them guessed systems)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.model.roles import guess_role
+from ui import annotators as ann
+from ui import state
+
+PAGE = "pages/annotators.py"
+TC = Path(__file__).resolve().parents[1] / "data" / "formats" / "ptc" / "semeval2020-tc-folder"
+
+
+def _notes(at) -> list[str]:
+    return [i.value for i in at.info if "annotator role" in i.value]
+
+
+def test_without_annotators_the_default_says_it_compares_the_gold_with_the_systems(
+        make_app) -> None:
+    at = make_app(PAGE)  # gold, system_a, system_b: no set of the annotator role
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key=ann.K_ANN_SETS).value == ["gold", "system_a", "system_b"]
+    (note,) = _notes(at)
+    assert "Fewer than two sets have the annotator role" in note
+    assert "the gold **gold** with the systems **system\\_a**, **system\\_b**" in note
+    assert "not agreement between annotators" in note and "Role box" in note
+    # the sets' help says what the fallback takes
+    assert "the gold and the systems too" in at.multiselect(key=ann.K_ANN_SETS).help
+
+
+def test_the_gold_and_one_system_are_named_so(make_app) -> None:
+    at = make_app(PAGE, params={ann.K_ANN_SETS: ["gold", "system_a"]})
+    (note,) = _notes(at)
+    assert "the gold **gold** with the system **system\\_a**." in note
+
+
+def test_no_note_when_the_annotators_are_compared(make_app) -> None:
+    at = make_app(PAGE, data="sample")
+    assert "gold" not in at.multiselect(key=ann.K_ANN_SETS).value
+    assert _notes(at) == []
+
+
+@pytest.mark.parametrize(("name", "role"), [
+    ("ana.labels", "annotator"), ("ben.task2-tc.txt", "system"),
+    ("dev-task-TC.labels", "gold"), ("train-task2-TC.labels", "gold"),
+    ("pred_run.labels", "system"), ("system_b.labels", "system"), ("gold.labels", "gold"),
+])
+def test_a_labels_file_is_an_annotation_unless_its_name_says_otherwise(name, role) -> None:
+    assert guess_role(name) == role
+    assert guess_role(name, fmt="ptc") == role
+
+
+def test_three_annotators_labels_files_are_guessed_annotators_and_compared_alone(
+        make_app) -> None:
+    rows = (TC / "article201.task2-TC.labels").read_bytes()
+    files = [(p.name, p.read_bytes(), "text/plain") for p in sorted(TC.iterdir())]
+    files += [(f"{who}.labels", rows, "text/plain") for who in ("ana", "ben", "chloe")]
+    at = make_app("pages/data.py", data="empty")
+    at.file_uploader(key=state.K_UPLOADS).set_value(files).run()
+    assert not at.exception, [e.value for e in at.exception]
+    ws = at.session_state[state.K_UPLOAD_WS]
+    assert {n: s.role for n, s in ws.sets.items()} == {
+        "articles": "gold", "ana": "annotator", "ben": "annotator", "chloe": "annotator"}
+    assert at.selectbox(key=state.upload_key("role", "ana.labels")).value == "annotator"
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.multiselect(key=ann.K_ANN_SETS).value == ["ana", "ben", "chloe"]
+    assert _notes(at) == []
+    assert at.selectbox(key=ann.K_ANN_GOLD).value == "articles"
