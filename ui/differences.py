@@ -45,6 +45,7 @@ from ui.results import (
     taxonomy_for,
 )
 from ui.sampling import sample_rows
+from ui.small_table import small_table
 from ui.state import Workspace
 from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import asked_for, download_buttons, download_menu, paginate, set_pair
@@ -595,9 +596,20 @@ def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
     return fig
 
 
-def reasons_legend() -> pd.DataFrame:
-    """The reason tags and what each does to the two metrics."""
-    return pd.DataFrame([{"reason": k, "what it does": v} for k, v in REASONS.items()])
+def reasons_legend(df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The reason tags, how many texts of ``df`` (:func:`documents_table`) carry each, and what
+    each does to the two metrics: the reasons of these texts first (most texts first), then the
+    others in :data:`REASONS`'s order with 0, so that the reasons the scatter's legend names are
+    read at the top. Without ``df`` every count is 0."""
+    counts: dict[str, int] = dict.fromkeys(REASONS, 0)
+    if df is not None:
+        for tags in df["reasons"]:
+            for tag in filter(None, str(tags).split(", ")):
+                if tag in counts:
+                    counts[tag] += 1
+    order = sorted(REASONS, key=lambda k: -counts[k])  # stable: REASONS's order among ties
+    return pd.DataFrame([{"reason": k, "texts": counts[k], "what it does": REASONS[k]}
+                         for k in order])
 
 
 def selected_document(event: Any, df: pd.DataFrame) -> str | None:
@@ -757,8 +769,20 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
         picked = _scatter(df, c)
     with right:
         st.markdown("**Why the texts differ**")
-        st.dataframe(reasons_legend(), hide_index=True, key="diff_reasons", height=420,
-                     placeholder="—")
+        # A Markdown table (small_table: 12 rows), not a data grid: the grid cut "what it
+        # does" at the column's edge at 1,440 px and on a phone, and the explanation is what a
+        # reader comes for (tour19).
+        legend = reasons_legend(df)
+        here = legend["texts"] > 0
+        if here.any():
+            small_table(legend[here], key="diff_reasons", columns=3)
+        else:
+            st.caption("No text here carries one of the reasons below.")
+        if not here.all():  # the others, closed: they would push the page down for nothing
+            with st.expander(f"The other reasons ({int((~here).sum())}, in none of these "
+                             "texts)"):
+                small_table(legend[~here].drop(columns="texts"), key="diff_reasons_other",
+                            columns=2)
     st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
                 "largest first)")
     shown = paginate(df, key=K_DIFF_PAGE)

@@ -538,3 +538,28 @@ def test_the_steps_table_sits_in_a_container_of_its_measure_named_by_the_phone_c
             in sidebar.STEPS_CSS)
     assert sidebar.STEPS_CSS in sidebar.SCRIPT
     assert set(diff.MEASURES) == {"f1", "precision", "recall"}  # the style names each one
+
+
+def test_why_the_texts_differ_is_read_in_full_with_the_count_of_these_texts(make_app,
+                                                                            frame) -> None:
+    """tour19: the reasons' legend was a data grid whose "what it does" column was cut at the
+    column's edge at 1,440 px and on a phone. It is a Markdown table (no grid), every
+    explanation in full, with how many of these texts carry each reason, those first."""
+    at = make_app("pages/differences.py", data="sample",
+                  params={"sample": "mafalda", "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [d for d in at.dataframe if "what it does" in d.value.columns]  # no grid
+    legend = frame(at, "reason", "texts", "what it does")
+    assert list(legend["what it does"]) == [differences.REASONS[r] for r in legend["reason"]]
+    per_text = frame(at, "document", "reasons")
+    want = {r: sum(r in str(tags).split(", ") for tags in per_text["reasons"])
+            for r in differences.REASONS}
+    assert {r: int(n) for r, n in zip(legend["reason"], legend["texts"], strict=True)} == {
+        r: n for r, n in want.items() if n}  # the reasons of these texts, with their counts
+    counts = [int(n) for n in legend["texts"]]
+    assert counts == sorted(counts, reverse=True) and len(counts) >= 3  # most texts first
+    (others,) = [e for e in at.expander if e.label.startswith("The other reasons")]
+    rest = [t for t in tables(at) if list(t.columns) == ["reason", "what it does"]]
+    assert len(rest) == 1 and sorted(rest[0]["reason"]) == sorted(r for r, n in want.items()
+                                                                   if not n)
+    assert f"({len(rest[0])}, in none of these texts)" in others.label
