@@ -473,6 +473,18 @@ def waterfall_spec(steps: list[Step], measure: str, *, title: str, ink: str = EI
     }
 
 
+def waterfall_title(c: Choice) -> str:
+    """The waterfall's title, which its PNG (the chart's toolbar) keeps: the score, the pair,
+    the level and the MAFALDA variant, so that the image on a slide says what it compares (the
+    page's heading above it is not in the PNG; tour19).
+
+    >>> waterfall_title(Choice("g", "s", 1, "paper", "recall"))
+    'R, one rule at a time: s against g, level 1, MAFALDA paper (grey: the official metrics)'
+    """
+    return (f"{MEASURES[c.measure]}, one rule at a time: {c.system} against {c.ref}, level "
+            f"{c.level}, MAFALDA {c.mvariant} (grey: the official metrics)")
+
+
 TITLE_CHARS = 44
 """The longest line of a chart's title, in characters: Plotly's bold title font draws about 7 px
 a character, so a line fits the 358 px a chart has on a phone (390 px wide)."""
@@ -695,9 +707,8 @@ def rule_path(ws: Workspace, c: Choice) -> None:
         # (the tests and bench/bench_app.py find the waterfall by it).
         with st.container(key=K_DIFF_WATERFALL):
             st.vega_lite_chart(waterfall_of(ws.key, steps, c.ref, c.system, c.level,
-                                            c.mvariant, c.measure,
-                                            f"{MEASURES[c.measure]}, one rule at a time (grey: "
-                                            "the official metrics)", theme_ink()),
+                                            c.mvariant, c.measure, waterfall_title(c),
+                                            theme_ink()),
                                width="stretch")
     for s in steps:
         if s.error and s.official:

@@ -462,7 +462,8 @@ def test_drawn_scatter_title_is_wrapped_below_the_toolbar_to_fit_a_phone(make_ap
     assert scatter["layout"]["margin"]["t"] >= 40 + 20 * len(lines)
     # the waterfall's title by the same rule
     wf_lines = _waterfall(at)[0]["title"]["text"]
-    assert len(wf_lines) == 2 and all(len(line) <= diff.TITLE_CHARS for line in wf_lines)
+    # (three lines since it names the pair, level and variant: tour19)
+    assert len(wf_lines) >= 2 and all(len(line) <= diff.TITLE_CHARS for line in wf_lines)
 
 
 def test_the_steps_table_is_markdown_and_its_downloads_one_click_further(make_app,
@@ -563,3 +564,17 @@ def test_why_the_texts_differ_is_read_in_full_with_the_count_of_these_texts(make
     assert len(rest) == 1 and sorted(rest[0]["reason"]) == sorted(r for r, n in want.items()
                                                                    if not n)
     assert f"({len(rest[0])}, in none of these texts)" in others.label
+
+
+def test_the_waterfall_s_title_names_the_pair_level_and_variant_for_its_png(make_app) -> None:
+    """tour19: the waterfall's PNG (its toolbar's download) went on a slide saying only "F1,
+    one rule at a time": the pair, the level and the variant were in the page's heading, which
+    the PNG leaves out. Its title (wrapped, drawn in the PNG) names them."""
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R",
+                                                  "mvariant": "metrics-py"})
+    assert not at.exception, [e.value for e in at.exception]
+    spec, _ = _waterfall(at)
+    title = " ".join(spec["title"]["text"])
+    assert title == ("R, one rule at a time: system_a against gold, level 2, MAFALDA "
+                     "metrics-py (grey: the official metrics)")
+    assert all(len(line) <= diff.TITLE_CHARS for line in spec["title"]["text"])

@@ -144,3 +144,21 @@ def test_why_the_texts_differ_is_read_in_full_on_a_desktop_and_a_phone(
     assert others.is_visible() and not vpage.locator(".st-key-diff_reasons_other").is_visible()
     st_ui.shot(vpage, f"differences_reasons_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+def test_the_waterfall_draws_a_title_that_names_the_pair_for_its_png(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    """tour19: the title the chart draws (and its PNG keeps) names the system, the reference,
+    the level and the MAFALDA variant; its lines stay inside the chart at both widths."""
+    _open(vpage, app_url, st_ui, "b=system_a")
+    title = vpage.evaluate("() => [...document.querySelectorAll('.st-key-diff_waterfall "
+                           ".role-title text tspan, .st-key-diff_waterfall .role-title-text "
+                           "text')].map(t => t.textContent).join(' ')")
+    assert "system_a against gold, level 2, MAFALDA paper" in " ".join(title.split()), title
+    chart = vpage.locator(".st-key-diff_waterfall").bounding_box()
+    heading = vpage.locator(".st-key-diff_waterfall .role-title").first.bounding_box()
+    assert chart is not None and heading is not None
+    assert heading["x"] + heading["width"] <= chart["x"] + chart["width"] + 1
+    st_ui.shot(vpage, f"differences_waterfall_title_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
