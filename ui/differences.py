@@ -45,7 +45,6 @@ from ui.results import (
     taxonomy_for,
 )
 from ui.sampling import sample_rows
-from ui.small_table import small_table
 from ui.state import Workspace
 from ui.theme import EITHER_GREY, theme_ink
 from ui.widgets import asked_for, download_buttons, download_menu, paginate, set_pair
@@ -624,6 +623,25 @@ def reasons_legend(df: pd.DataFrame | None = None) -> pd.DataFrame:
                          for k in order])
 
 
+def legend_markdown(legend: pd.DataFrame) -> str:
+    """Rows of :func:`reasons_legend` as a Markdown table (the ``texts`` counts right-aligned),
+    every cell escaped. Markdown, not a data grid: its cells wrap, where the grid cut "what it
+    does" at its column's edge (tour19). (Not :func:`ui.small_table.small_table`, whose module
+    leads back here through ui.above_one and ui.learn: an import cycle.)
+
+    >>> print(legend_markdown(reasons_legend().head(1)[["reason", "texts"]]))
+    | reason | texts |
+    |:--|--:|
+    | duplicate\\-prediction | 0 |
+    """
+    columns = [str(c) for c in legend.columns]
+    lines = ["| " + " | ".join(md(c) for c in columns) + " |",
+             "|" + "|".join("--:" if c == "texts" else ":--" for c in columns) + "|"]
+    lines += ["| " + " | ".join(md(str(v)) for v in row) + " |"
+              for row in legend.itertuples(index=False)]
+    return "\n".join(lines)
+
+
 def selected_document(event: Any, df: pd.DataFrame) -> str | None:
     """The document of a clicked scatter point or a selected table row (``event`` is the
     selection state of ``st.plotly_chart``/``st.dataframe``), else None."""
@@ -786,14 +804,14 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
         legend = reasons_legend(df)
         here = legend["texts"] > 0
         if here.any():
-            small_table(legend[here], key="diff_reasons", columns=3)
+            with st.container(key="diff_reasons"):
+                st.markdown(legend_markdown(legend[here]))
         else:
             st.caption("No text here carries one of the reasons below.")
         if not here.all():  # the others, closed: they would push the page down for nothing
             with st.expander(f"The other reasons ({int((~here).sum())}, in none of these "
-                             "texts)"):
-                small_table(legend[~here].drop(columns="texts"), key="diff_reasons_other",
-                            columns=2)
+                             "texts)"), st.container(key="diff_reasons_other"):
+                st.markdown(legend_markdown(legend[~here].drop(columns="texts")))
     st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
                 "largest first)")
     shown = paginate(df, key=K_DIFF_PAGE)

@@ -1089,12 +1089,13 @@ def alternatives_caption(v: View) -> str:
     misled (tour19: the tags' "⊥ optional" beside a Martino recall that counted the span)."""
     mafalda_reading = ("a span tagged <code>A | B</code> may be matched by either label, and ⊥ "
                        "means it may also be left unpredicted")
-    if v.metric != "martino":
+    if v.entry.gold_alternatives:  # the metric reads them as MAFALDA does
         return (f"{esc(v.set_a)} lists alternative labels: {mafalda_reading}. These are "
                 "alternatives, not conflicts.")
     return (f"{esc(v.set_a)} lists alternative labels. Under MAFALDA {mafalda_reading} "
-            "(alternatives, not conflicts; the tags show these categories). The Da San Martino "
-            "metric shown here reads each label of such a span as a gold span of its own and "
+            "(alternatives, not conflicts; the tags show these categories). The "
+            f"{esc(v.entry.title)} metric shown here reads each label of such a span as a gold "
+            "span of its own and "
             "drops ⊥: it needs every label, and a span offering ⊥ still counts under its "
             "other labels, so left unpredicted it is missed. Its pairs are on the "
             f"{esc(DOC_TABS[1])} tab.")
