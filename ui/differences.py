@@ -472,6 +472,18 @@ def waterfall_spec(steps: list[Step], measure: str, *, title: str, ink: str = EI
     }
 
 
+def waterfall_title(c: Choice) -> str:
+    """The waterfall's title, which its PNG (the chart's toolbar) keeps: the score, the pair,
+    the level and the MAFALDA variant, so that the image on a slide says what it compares (the
+    page's heading above it is not in the PNG; tour19).
+
+    >>> waterfall_title(Choice("g", "s", 1, "paper", "recall"))
+    'R, one rule at a time: s against g, level 1, MAFALDA paper (grey: the official metrics)'
+    """
+    return (f"{MEASURES[c.measure]}, one rule at a time: {c.system} against {c.ref}, level "
+            f"{c.level}, MAFALDA {c.mvariant} (grey: the official metrics)")
+
+
 TITLE_CHARS = 44
 """The longest line of a chart's title, in characters: Plotly's bold title font draws about 7 px
 a character, so a line fits the 358 px a chart has on a phone (390 px wide)."""
@@ -597,9 +609,39 @@ def scatter(df: pd.DataFrame, *, level: int, variant: str) -> go.Figure:
     return fig
 
 
-def reasons_legend() -> pd.DataFrame:
-    """The reason tags and what each does to the two metrics."""
-    return pd.DataFrame([{"reason": k, "what it does": v} for k, v in REASONS.items()])
+def reasons_legend(df: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The reason tags, how many texts of ``df`` (:func:`documents_table`) carry each, and what
+    each does to the two metrics: the reasons of these texts first (most texts first), then the
+    others in :data:`REASONS`'s order with 0, so that the reasons the scatter's legend names are
+    read at the top. Without ``df`` every count is 0."""
+    counts: dict[str, int] = dict.fromkeys(REASONS, 0)
+    if df is not None:
+        for tags in df["reasons"]:
+            for tag in filter(None, str(tags).split(", ")):
+                if tag in counts:
+                    counts[tag] += 1
+    order = sorted(REASONS, key=lambda k: -counts[k])  # stable: REASONS's order among ties
+    return pd.DataFrame([{"reason": k, "texts": counts[k], "what it does": REASONS[k]}
+                         for k in order])
+
+
+def legend_markdown(legend: pd.DataFrame) -> str:
+    """Rows of :func:`reasons_legend` as a Markdown table (the ``texts`` counts right-aligned),
+    every cell escaped. Markdown, not a data grid: its cells wrap, where the grid cut "what it
+    does" at its column's edge (tour19). (Not :func:`ui.small_table.small_table`, whose module
+    leads back here through ui.above_one and ui.learn: an import cycle.)
+
+    >>> print(legend_markdown(reasons_legend().head(1)[["reason", "texts"]]))
+    | reason | texts |
+    |:--|--:|
+    | duplicate\\-prediction | 0 |
+    """
+    columns = [str(c) for c in legend.columns]
+    lines = ["| " + " | ".join(md(c) for c in columns) + " |",
+             "|" + "|".join("--:" if c == "texts" else ":--" for c in columns) + "|"]
+    lines += ["| " + " | ".join(md(str(v)) for v in row) + " |"
+              for row in legend.itertuples(index=False)]
+    return "\n".join(lines)
 
 
 def selected_document(event: Any, df: pd.DataFrame) -> str | None:
@@ -685,9 +727,8 @@ def rule_path(ws: Workspace, c: Choice) -> None:
         # (the tests and bench/bench_app.py find the waterfall by it).
         with st.container(key=K_DIFF_WATERFALL):
             st.vega_lite_chart(waterfall_of(ws.key, steps, c.ref, c.system, c.level,
-                                            c.mvariant, c.measure,
-                                            f"{MEASURES[c.measure]}, one rule at a time (grey: "
-                                            "the official metrics)", theme_ink()),
+                                            c.mvariant, c.measure, waterfall_title(c),
+                                            theme_ink()),
                                width="stretch")
     for s in steps:
         if s.error and s.official:
@@ -759,8 +800,20 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
         picked = _scatter(df, c)
     with right:
         st.markdown("**Why the texts differ**")
-        st.dataframe(reasons_legend(), hide_index=True, key="diff_reasons", height=420,
-                     placeholder="—")
+        # A Markdown table (small_table: 12 rows), not a data grid: the grid cut "what it
+        # does" at the column's edge at 1,440 px and on a phone, and the explanation is what a
+        # reader comes for (tour19).
+        legend = reasons_legend(df)
+        here = legend["texts"] > 0
+        if here.any():
+            with st.container(key="diff_reasons"):
+                st.markdown(legend_markdown(legend[here]))
+        else:
+            st.caption("No text here carries one of the reasons below.")
+        if not here.all():  # the others, closed: they would push the page down for nothing
+            with st.expander(f"The other reasons ({int((~here).sum())}, in none of these "
+                             "texts)"), st.container(key="diff_reasons_other"):
+                st.markdown(legend_markdown(legend[~here].drop(columns="texts")))
     st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
                 "largest first)")
     shown = paginate(df, key=K_DIFF_PAGE)

@@ -1088,11 +1088,29 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> str:
         out.append("</div>")
     out.append("</div>")
     if gold.alternatives:
-        out.append(_caption(f"{esc(v.set_a)} lists alternative labels: a span tagged "
-                            "<code>A | B</code> may be matched by either label, and ⊥ means it "
-                            "may also be left unpredicted. These are alternatives, not "
-                            "conflicts."))
+        out.append(_caption(alternatives_caption(v)))
     return "".join(out)
+
+
+def alternatives_caption(v: View) -> str:
+    """What a gold with alternative labels means for the metric on view, as HTML. MAFALDA takes
+    any one label of ``A | B`` and may leave a ⊥ span out; the Da San Martino metric reads
+    each label of the span as a gold span of its own and drops ⊥
+    (:func:`core.metrics.martino.martino_gold_view`), so under it both labels must be found
+    and a ``B | ⊥`` span unpredicted is a miss: saying only MAFALDA's reading under "martino"
+    misled (tour19: the tags' "⊥ optional" beside a Martino recall that counted the span)."""
+    mafalda_reading = ("a span tagged <code>A | B</code> may be matched by either label, and ⊥ "
+                       "means it may also be left unpredicted")
+    if v.entry.gold_alternatives:  # the metric reads them as MAFALDA does
+        return (f"{esc(v.set_a)} lists alternative labels: {mafalda_reading}. These are "
+                "alternatives, not conflicts.")
+    return (f"{esc(v.set_a)} lists alternative labels. Under MAFALDA {mafalda_reading} "
+            "(alternatives, not conflicts; the tags show these categories). The "
+            f"{esc(v.entry.title)} metric shown here reads each label of such a span as a gold "
+            "span of its own and "
+            "drops ⊥: it needs every label, and a span offering ⊥ still counts under its "
+            "other labels, so left unpredicted it is missed. Its pairs are on the "
+            f"{esc(DOC_TABS[1])} tab.")
 
 
 def merged_items(ws: Workspace, v: View, s: Shown

@@ -226,19 +226,61 @@ def render_mafalda(result: dict[str, Any]) -> str:
         lines.append(f"  averaged over {result['documents']} texts")
     if result.get("taxonomy"):
         lines.append(f"  taxonomy: {taxonomy_at(str(result['taxonomy']), result['level'])}")
-    for row in result.get("predictions") or []:
+    preds, golds = result.get("predictions") or [], result.get("gold") or []
+    # The label precision's best alternative reads each matched gold span as (Definition 6:
+    # one label per gold span), to say why a prediction with another of its labels gets 0.
+    read_as = {tuple(r["matched_gold"]): r["matched_label"] for r in preds
+               if r.get("matched_gold") is not None and r.get("matched_label") is not None}
+    for row in preds:
         lines.append(f"  pred [{row['start']},{row['end']}) {one_line(str(row['label']))}: "
-                     f"matched {row['matched_gold']} C(s,t,|s|)={row['contribution_p']:.4f}"
+                     f"{_pred_match(row, golds, read_as)} C(s,t,|s|)={row['contribution_p']:.4f}"
                      + (f" {snippet(row.get('text'))}" if row.get("text") is not None else ""))
-    for row in result.get("gold") or []:
+    for row in golds:
         alts = one_line(" | ".join(row["alternatives"]))
+        if row["recall_label"] is None and not row.get("counted", True):
+            takes = "⊥ (optional: left out of recall)"
+        else:
+            takes = one_line(str(row["recall_label"] or "⊥"))
         lines.append(f"  gold [{row['start']},{row['end']}) {alts}: "
-                     f"recall takes {one_line(str(row['recall_label'] or '⊥'))}, best prediction "
-                     f"{row['best_prediction']} C(s,t,|t|)={row['contribution_r']:.4f}"
+                     f"recall takes {takes}, best prediction "
+                     f"{_interval(row['best_prediction'], 'none')} "
+                     f"C(s,t,|t|)={row['contribution_r']:.4f}"
                      + (f" {snippet(row.get('text'))}" if row.get("text") is not None else ""))
     if result.get("note"):
         lines.append(f"  note: {result['note']}")
     return "\n".join(lines)
+
+
+def _interval(span: Any, missing: str) -> str:
+    """A span's offsets as the other rows write them, ``[start,end)`` (end-exclusive), or
+    ``missing``: the JSON's ``[0, 49]`` read as a closed interval, ``None`` as Python.
+
+    >>> _interval([0, 49], "none"), _interval(None, "none")
+    ('[0,49)', 'none')
+    """
+    return missing if span is None else f"[{span[0]},{span[1]})"
+
+
+def _pred_match(row: dict[str, Any], golds: list[dict[str, Any]],
+                read_as: dict[tuple[int, int], str]) -> str:
+    """What precision credits a MAFALDA prediction with: its best gold span and the label it
+    is read as, or why none: no overlap, or an overlapping gold span that lists the
+    prediction's label but that precision's best alternative reads as another label."""
+    if row.get("matched_gold") is not None:
+        label = row.get("matched_label")
+        return (f"best gold {_interval(row['matched_gold'], 'none')}"
+                + (f" as {one_line(str(label))}," if label is not None else ""))
+    if not row.get("counted", True):
+        return "not counted (a ⊥ prediction leaves precision's denominator),"
+    for g in golds:
+        key = (g["start"], g["end"])
+        if (min(g["end"], row["end"]) > max(g["start"], row["start"])
+                and row["label"] in g["alternatives"] and key in read_as
+                and read_as[key] != row["label"]):
+            return (f"no gold span: precision's best alternative reads "
+                    f"{_interval(key, 'none')} as {one_line(str(read_as[key]))} (one label per "
+                    "gold span),")
+    return "no gold span,"
 
 
 def render_hateval(result: dict[str, Any]) -> str:

@@ -462,7 +462,8 @@ def test_drawn_scatter_title_is_wrapped_below_the_toolbar_to_fit_a_phone(make_ap
     assert scatter["layout"]["margin"]["t"] >= 40 + 20 * len(lines)
     # the waterfall's title by the same rule
     wf_lines = _waterfall(at)[0]["title"]["text"]
-    assert len(wf_lines) == 2 and all(len(line) <= diff.TITLE_CHARS for line in wf_lines)
+    # (three lines since it names the pair, level and variant: tour19)
+    assert len(wf_lines) >= 2 and all(len(line) <= diff.TITLE_CHARS for line in wf_lines)
 
 
 def test_the_steps_table_is_markdown_and_its_downloads_one_click_further(make_app,
@@ -544,3 +545,42 @@ def test_the_steps_table_sits_in_a_container_of_its_measure_named_by_the_phone_c
     assert diff.MEASURES is results.MEASURES
     assert all(f".st-key-diff_steps_{key} td:nth-child(3)::before{{content:'{shown} '"
                in sidebar.STEPS_CSS for key, shown in results.MEASURES.items())
+
+
+def test_why_the_texts_differ_is_read_in_full_with_the_count_of_these_texts(make_app,
+                                                                            frame) -> None:
+    """tour19: the reasons' legend was a data grid whose "what it does" column was cut at the
+    column's edge at 1,440 px and on a phone. It is a Markdown table (no grid), every
+    explanation in full, with how many of these texts carry each reason, those first."""
+    at = make_app("pages/differences.py", data="sample",
+                  params={"sample": "mafalda", "b": "system_a"})
+    assert not at.exception, [e.value for e in at.exception]
+    assert not [d for d in at.dataframe if "what it does" in d.value.columns]  # no grid
+    legend = frame(at, "reason", "texts", "what it does")
+    assert list(legend["what it does"]) == [differences.REASONS[r] for r in legend["reason"]]
+    per_text = frame(at, "document", "reasons")
+    want = {r: sum(r in str(tags).split(", ") for tags in per_text["reasons"])
+            for r in differences.REASONS}
+    assert {r: int(n) for r, n in zip(legend["reason"], legend["texts"], strict=True)} == {
+        r: n for r, n in want.items() if n}  # the reasons of these texts, with their counts
+    counts = [int(n) for n in legend["texts"]]
+    assert counts == sorted(counts, reverse=True) and len(counts) >= 3  # most texts first
+    (others,) = [e for e in at.expander if e.label.startswith("The other reasons")]
+    rest = [t for t in tables(at) if list(t.columns) == ["reason", "what it does"]]
+    assert len(rest) == 1 and sorted(rest[0]["reason"]) == sorted(r for r, n in want.items()
+                                                                   if not n)
+    assert f"({len(rest[0])}, in none of these texts)" in others.label
+
+
+def test_the_waterfall_s_title_names_the_pair_level_and_variant_for_its_png(make_app) -> None:
+    """tour19: the waterfall's PNG (its toolbar's download) went on a slide saying only "F1,
+    one rule at a time": the pair, the level and the variant were in the page's heading, which
+    the PNG leaves out. Its title (wrapped, drawn in the PNG) names them."""
+    at = make_app("pages/differences.py", params={"b": "system_a", "measure": "R",
+                                                  "mvariant": "metrics-py"})
+    assert not at.exception, [e.value for e in at.exception]
+    spec, _ = _waterfall(at)
+    title = " ".join(spec["title"]["text"])
+    assert title == ("R, one rule at a time: system_a against gold, level 2, MAFALDA "
+                     "metrics-py (grey: the official metrics)")
+    assert all(len(line) <= diff.TITLE_CHARS for line in spec["title"]["text"])

@@ -104,3 +104,32 @@ def test_a_nothing_prediction_is_not_counted_by_mafalda(make_app, frame) -> None
     at.run()
     rows = frame(at, "side", "C(s,t,|s|)")
     assert list(rows["side"]) == ["precision: ⊥ prediction, not counted"]
+
+
+def test_under_martino_the_alternatives_caption_says_how_martino_reads_them(make_app) -> None:
+    """tour19: under the Da San Martino metric the caption said only MAFALDA's reading ("may be
+    matched by either label, ⊥ ... left unpredicted") while the recall beside it counted an
+    unpredicted ``ad hominem | ⊥`` span as missed. Under martino it now says how that metric
+    reads the gold, which is what core scores it as (every label a span, ⊥ dropped); under
+    mafalda the caption is as before."""
+    from core.metrics.martino import martino_gold_view
+    from core.model import NOTHING
+
+    gold = load_path(SAMPLE / "gold.jsonl").set
+    plain = martino_gold_view(gold).spans["0"]
+    assert NOTHING not in {s.label for s in plain}  # ⊥ dropped
+    both = {s.label for s in plain if (s.start, s.end) == (0, 126)}
+    assert {"appeal to fear", "appeal to anger"} <= both  # each label a gold span of its own
+
+    at = make_app("pages/documents.py", data="sample",
+                  params={"sample": "mafalda", "doc": "0", "metric": "martino"})
+    assert not at.exception, [e.value for e in at.exception]
+    body = _html(at)
+    assert "The Da San Martino metric shown here reads each label of such a span as a gold span" \
+        " of its own and drops ⊥: it needs every label" in body
+    assert "These are alternatives, not conflicts." not in body
+    at = make_app("pages/documents.py", data="sample",
+                  params={"sample": "mafalda", "doc": "0", "metric": "mafalda"})
+    body = _html(at)
+    assert "These are alternatives, not conflicts." in body
+    assert "The Da San Martino metric shown here" not in body

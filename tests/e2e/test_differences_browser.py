@@ -118,3 +118,47 @@ def test_the_steps_table_is_cards_on_a_phone_and_a_table_on_a_desktop(
             assert "change " not in row["text"]  # the labels are the style's, not the data's
     else:  # the table as it was
         assert got["head"] != "none" and all(r["display"] == "table-row" for r in got["rows"])
+
+
+def test_why_the_texts_differ_is_read_in_full_on_a_desktop_and_a_phone(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    """tour19: the reasons' explanations were cut at the edge of a data grid's column. Now a
+    table of the reasons these texts carry: every explanation's whole text is on screen inside
+    the page's width (a cell wraps, none is clipped), and the other reasons wait in a closed
+    expander."""
+    _open(vpage, app_url, st_ui, "sample=mafalda&b=system_a")
+    legend = vpage.locator(".st-key-diff_reasons table")
+    legend.scroll_into_view_if_needed()
+    cells = vpage.evaluate(
+        "() => [...document.querySelectorAll('.st-key-diff_reasons td')].map(c => {"
+        " const r = c.getBoundingClientRect();"
+        " return {text: c.innerText, clipped: c.scrollWidth > c.clientWidth + 1,"
+        " right: r.right}; })")
+    reasons = [c["text"] for c in cells[0::3]]
+    assert "alternative-labels" in reasons and "optional-span" in reasons
+    width = vpage.viewport_size["width"]
+    assert cells and all(not c["clipped"] and c["right"] <= width for c in cells), cells
+    assert any("MAFALDA one of them" in c["text"] for c in cells[2::3])  # the words in full
+    others = vpage.get_by_text("The other reasons (")
+    assert others.is_visible() and not vpage.locator(".st-key-diff_reasons_other").is_visible()
+    st_ui.shot(vpage, f"differences_reasons_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
+
+
+def test_the_waterfall_draws_a_title_that_names_the_pair_for_its_png(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    """tour19: the title the chart draws (and its PNG keeps) names the system, the reference,
+    the level and the MAFALDA variant; its lines stay inside the chart at both widths."""
+    _open(vpage, app_url, st_ui, "b=system_a")
+    title = vpage.evaluate("() => [...document.querySelectorAll('.st-key-diff_waterfall "
+                           ".role-title text tspan, .st-key-diff_waterfall .role-title-text "
+                           "text')].map(t => t.textContent).join(' ')")
+    assert "system_a against gold, level 2, MAFALDA paper" in " ".join(title.split()), title
+    chart = vpage.locator(".st-key-diff_waterfall").bounding_box()
+    heading = vpage.locator(".st-key-diff_waterfall .role-title").first.bounding_box()
+    assert chart is not None and heading is not None
+    assert heading["x"] + heading["width"] <= chart["x"] + chart["width"] + 1
+    st_ui.shot(vpage, f"differences_waterfall_title_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []

@@ -48,3 +48,24 @@ def test_scores_page_scores_every_system_of_the_sample(
     assert page.get_by_test_id("stException").count() == 0
     st_ui.shot(page, "mafalda_scores")
     assert st_ui.app_errors(page) == []
+
+
+def test_under_martino_the_alternatives_caption_says_martino_needs_every_label(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    """tour19: under the Da San Martino metric the caption below the two texts says how that
+    metric reads a gold with alternatives (every label a span, ⊥ dropped), not only MAFALDA's
+    reading; read in full at 1,440 px and on a phone."""
+    st_ui.open_page(vpage, app_url, "documents?sample=mafalda&doc=0&metric=martino")
+    vpage.locator("#left-doc .ss-seg").first.wait_for(timeout=30_000)
+    caption = vpage.locator("p.ss-cap:visible").filter(
+        has_text="The Da San Martino metric shown here").first
+    caption.scroll_into_view_if_needed()
+    assert caption.is_visible()
+    box = caption.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= vpage.viewport_size[
+        "width"]
+    assert "it needs every label" in caption.inner_text()
+    assert vpage.get_by_text("These are alternatives, not conflicts.").count() == 0
+    st_ui.shot(vpage, f"mafalda_documents_martino_caption_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
