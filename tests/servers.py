@@ -144,6 +144,18 @@ class RunWatch:
 
     def __init__(self) -> None:
         self._open: list[dict[str, Any]] = []  # unanswered requests: socket, fragment, run
+        self._asked = 0  # requests seen so far
+        self._asked_when_idle = 0  # ... when :func:`wait_idle` last returned
+
+    @property
+    def asked_since_idle(self) -> bool:
+        """Whether the page has asked for a run since :func:`wait_idle` last returned (or
+        since it was attached), answered or not."""
+        return self._asked > self._asked_when_idle
+
+    def mark_idle(self) -> None:
+        """What :func:`wait_idle` calls when it returns: the runs asked for so far are over."""
+        self._asked_when_idle = self._asked
 
     @classmethod
     def attach(cls, page: Any) -> RunWatch:
@@ -179,6 +191,7 @@ class RunWatch:
             if msg.WhichOneof("type") == "rerun_script" and not msg.rerun_script.is_auto_rerun:
                 self._open.append({"socket": ws, "fragment": msg.rerun_script.fragment_id,
                                    "run": None})
+                self._asked += 1
 
     def _received(self, payload: str | bytes) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -224,15 +237,32 @@ def wait_idle(page: Any, timeout: float = 30_000) -> None:
     may keep away: up to :data:`TICKING_MS`). When the browser asked for no run within the
     0.6 s, or on a page without a watch: give the run up to 0.6 s to start, then wait for it
     to end (and for the status widget to go). Each wait may take up to ``timeout`` ms.
+
+    The 0.6 s are not waited when the watch has already seen the browser ask for a run since
+    the last ``wait_idle`` returned (:attr:`RunWatch.asked_since_idle`): the action's request
+    went out. A run that fast had often ended before the front end's state was first read, and
+    the 0.6 s ran out in full (three wait_idle calls in four; 0.6-0.9 s each, about a tenth of
+    a browser test's time: docs/dashboard.md, "Tests").
     """
-    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     deadline = time.monotonic() + timeout / 1000
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
-    with contextlib.suppress(PlaywrightTimeout):
-        page.wait_for_function(f"() => {_STATE} !== 'notRunning'", timeout=600)
     watch: RunWatch | None = getattr(page, "run_watch", None)
+    if watch is None or not (watch.pending or watch.asked_since_idle):
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(f"() => {_STATE} !== 'notRunning'", timeout=600)
+    _wait_runs(page, watch, timeout, deadline)
+    if watch is not None:
+        watch.mark_idle()
+
+
+def _wait_runs(page: Any, watch: RunWatch | None, timeout: float, deadline: float) -> None:
+    """:func:`wait_idle` once the action's run has had its time to start: every run asked for
+    has ended and is drawn, or (no run pending) the front end shows the idle state."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     if watch is not None and watch.pending:
         # a run's output may ask for another (a component reporting it is mounted): until none
         while watch.pending:
@@ -257,14 +287,35 @@ def wait_handed_over(page: Any, timeout: float = 15_000, idle_timeout: float = 6
     (:data:`HANDED_OVER`), then until the run that handed them over has ended (up to
     ``idle_timeout``: a busy machine's browser may still be drawing a heavy page's first run);
     at once on another page. A page whose component never takes them (a test of the fallback)
-    is left as it is after ``timeout``."""
+    is left as it is after ``timeout``. When the page's watch saw no run asked for since the
+    last :func:`wait_idle` (a page without highlights, or one handed over during it), nothing
+    was handed over since: no wait."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
         page.wait_for_function(HANDED_OVER, timeout=timeout)
     except PlaywrightTimeout:
         return
+    watch: RunWatch | None = getattr(page, "run_watch", None)
+    if watch is not None and not watch.pending and not watch.asked_since_idle:
+        return
     wait_idle(page, idle_timeout)
+
+
+def settle(page: Any, timeout: float = 30_000) -> None:
+    """Before an action: :func:`wait_idle`, unless the page is idle already: its watch saw no
+    run asked for since the last ``wait_idle`` and none is pending, and the front end shows the
+    idle state (read after a round trip to the browser, which hands over the frames sent
+    meanwhile). Then the 0.6 s that ``wait_idle`` gives an action's run to start are not
+    spent, where no action was done."""
+    watch: RunWatch | None = getattr(page, "run_watch", None)
+
+    def quiet() -> bool:
+        return watch is not None and not watch.pending and not watch.asked_since_idle
+
+    if quiet() and page.evaluate(_IDLE) and quiet():
+        return
+    wait_idle(page, timeout)
 
 
 def worker_client(address: str, key: bytes) -> Connection:
