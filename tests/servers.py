@@ -259,13 +259,14 @@ def wait_idle(page: Any, timeout: float = 30_000) -> None:
 
 def _wait_runs(page: Any, watch: RunWatch | None, timeout: float, deadline: float) -> None:
     """:func:`wait_idle` once the action's run has had its time to start: every run asked for
-    has ended and is drawn, or (no run pending) the front end shows the idle state."""
+    has ended and is drawn, or (none asked for) the front end shows the idle state."""
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    if watch is not None and watch.pending:
+    if watch is not None and (watch.pending or watch.asked_since_idle):
         # a run's output may ask for another (a component reporting it is mounted): until none
-        while watch.pending:
+        # (a run asked for and already over: drawn and idle, the same checks)
+        while True:
             while watch.pending:  # Playwright hands over the frames while it waits
                 if time.monotonic() > deadline:
                     raise PlaywrightTimeout(f"wait_idle: {len(watch._open)} run(s) asked for "
@@ -278,7 +279,8 @@ def _wait_runs(page: Any, watch: RunWatch | None, timeout: float, deadline: floa
             # loaded machine: that is not the action's, so it is not waited out.
             with contextlib.suppress(PlaywrightTimeout):
                 page.wait_for_function(_IDLE, timeout=TICKING_MS)
-        return
+            if not watch.pending:
+                return
     page.wait_for_function(_IDLE, timeout=timeout)
 
 
