@@ -241,8 +241,9 @@ def wait_idle(page: Any, timeout: float = 30_000) -> None:
     The 0.6 s are not waited when the watch has already seen the browser ask for a run since
     the last ``wait_idle`` returned (:attr:`RunWatch.asked_since_idle`): the action's request
     went out. A run that fast had often ended before the front end's state was first read, and
-    the 0.6 s ran out in full (three wait_idle calls in four; 0.6-0.9 s each, about a tenth of
-    a browser test's time: docs/dashboard.md, "Tests").
+    the 0.6 s ran out in full (0.6-0.9 s each: docs/dashboard.md, "Tests"). Where no run was
+    asked for (before a click, after the Documents page's hand-over) they are still waited: a
+    component's own request may be on its way.
     """
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
@@ -289,35 +290,14 @@ def wait_handed_over(page: Any, timeout: float = 15_000, idle_timeout: float = 6
     (:data:`HANDED_OVER`), then until the run that handed them over has ended (up to
     ``idle_timeout``: a busy machine's browser may still be drawing a heavy page's first run);
     at once on another page. A page whose component never takes them (a test of the fallback)
-    is left as it is after ``timeout``. When the page's watch saw no run asked for since the
-    last :func:`wait_idle` (a page without highlights, or one handed over during it), nothing
-    was handed over since: no wait."""
+    is left as it is after ``timeout``."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
         page.wait_for_function(HANDED_OVER, timeout=timeout)
     except PlaywrightTimeout:
         return
-    watch: RunWatch | None = getattr(page, "run_watch", None)
-    if watch is not None and not watch.pending and not watch.asked_since_idle:
-        return
     wait_idle(page, idle_timeout)
-
-
-def settle(page: Any, timeout: float = 30_000) -> None:
-    """Before an action: :func:`wait_idle`, unless the page is idle already: its watch saw no
-    run asked for since the last ``wait_idle`` and none is pending, and the front end shows the
-    idle state (read after a round trip to the browser, which hands over the frames sent
-    meanwhile). Then the 0.6 s that ``wait_idle`` gives an action's run to start are not
-    spent, where no action was done."""
-    watch: RunWatch | None = getattr(page, "run_watch", None)
-
-    def quiet() -> bool:
-        return watch is not None and not watch.pending and not watch.asked_since_idle
-
-    if quiet() and page.evaluate(_IDLE) and quiet():
-        return
-    wait_idle(page, timeout)
 
 
 def worker_client(address: str, key: bytes) -> Connection:

@@ -201,26 +201,3 @@ def test_wait_idle_gives_an_action_0_6_s_to_start_a_run_unless_its_request_was_s
     assert any("=== 'notRunning'" in e for e, _ in page.waits)  # the idle state still read
     assert not watch.asked_since_idle
 
-
-def test_settle_and_wait_handed_over_do_not_wait_on_a_page_that_asked_for_nothing() -> None:
-    from tests.servers import settle, wait_handed_over
-
-    page = _IdlePage()
-    watch = RunWatch.attach(page)
-    ws = _Socket()
-    page.handlers["websocket"](ws)
-    watch.mark_idle()
-    settle(page)  # before a click on a page idle since the last wait
-    assert not _waited_for_a_run_to_start(page)
-    wait_handed_over(page)
-    assert not _waited_for_a_run_to_start(page)
-    assert not any("=== 'notRunning'" in e and t for e, t in page.waits)  # no wait at all
-    for wait, run in ((settle, "click"), (wait_handed_over, "handover")):
-        # a run asked for (a click not waited for, the component's report): both wait for it
-        _ask(ws)
-        _started(ws, run)
-        _finished(ws, run)
-        page.waits.clear()
-        wait(page)
-        assert any("=== 'notRunning'" in e and t for e, t in page.waits)
-        assert not watch.asked_since_idle

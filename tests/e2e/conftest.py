@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.servers import RunWatch, running, settle, wait_handed_over, wait_idle
+from tests.servers import RunWatch, running, wait_handed_over, wait_idle
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -205,7 +205,7 @@ def download(page: Any, button: Any, timeout: float = 45_000) -> Any:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     for attempt in (1, 2):
-        settle(page)
+        wait_idle(page)
         button.scroll_into_view_if_needed()
         try:
             with page.expect_download(timeout=timeout) as info:
@@ -226,7 +226,7 @@ def click(page: Any, target: Any, until: Any, timeout: float = 30_000) -> None:
     ``until`` has still not appeared, so a click that did register is never repeated."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-    settle(page)
+    wait_idle(page)
     target.click()
     try:
         until.first.wait_for(timeout=min(timeout, 10_000))
