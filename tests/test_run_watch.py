@@ -133,3 +133,71 @@ def test_a_fragments_timer_and_a_closed_socket_leave_nothing_to_wait_for() -> No
     _ask(ws)
     ws.handlers["close"](ws)  # the page left: its requests with it
     assert not watch.pending
+
+
+def test_the_watch_knows_whether_a_run_was_asked_for_since_the_page_was_last_idle() -> None:
+    watch, ws = _watched()
+    assert not watch.asked_since_idle  # a page just opened asked for nothing yet
+    _ask(ws, fragment="live", auto=True)  # a fragment's timer is not an action's request
+    assert not watch.asked_since_idle
+    _ask(ws)
+    assert watch.asked_since_idle and watch.pending
+    _started(ws, "click")
+    _finished(ws, "click")
+    assert watch.asked_since_idle and not watch.pending  # answered, but asked since idle
+    watch.mark_idle()
+    assert not watch.asked_since_idle
+    _ask(ws)
+    assert watch.asked_since_idle
+
+
+class _IdlePage(_Page):
+    """A page on which no script runs: the front end's state stays "notRunning", so a wait for
+    a run to start always times out, after the time it was given."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.waits: list[tuple[str, float]] = []  # (expression, timeout) of each wait
+
+    def wait_for_selector(self, selector: str, timeout: float) -> None:
+        pass
+
+    def wait_for_function(self, expression: str, timeout: float) -> None:
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        self.waits.append((expression, timeout))
+        if "!== 'notRunning'" in expression:
+            raise PlaywrightTimeout(f"{timeout} ms")
+
+    def evaluate(self, expression: str) -> bool:
+        self.waits.append((expression, 0))
+        return "=== 'notRunning'" in expression  # the idle state, read at once
+
+    def wait_for_timeout(self, ms: float) -> None:
+        pass
+
+
+def _waited_for_a_run_to_start(page: _IdlePage) -> bool:
+    return any("!== 'notRunning'" in e and t == 600 for e, t in page.waits)
+
+
+def test_wait_idle_gives_an_action_0_6_s_to_start_a_run_unless_its_request_was_seen() -> None:
+    from tests.servers import wait_idle
+
+    page = _IdlePage()
+    watch = RunWatch.attach(page)
+    ws = _Socket()
+    page.handlers["websocket"](ws)
+    wait_idle(page)  # nothing asked for yet: the action's run may still be on its way
+    assert _waited_for_a_run_to_start(page)
+    assert page.waits[-1][0].startswith("() => document") and "=== 'notRunning'" in \
+        page.waits[-1][0]  # then the idle state, as before
+    page.waits.clear()
+    _ask(ws)
+    _started(ws, "click")
+    _finished(ws, "click")  # a fast run: over before wait_idle was called
+    wait_idle(page)
+    assert not _waited_for_a_run_to_start(page)  # its request was seen: no 0.6 s
+    assert any("=== 'notRunning'" in e for e, _ in page.waits)  # the idle state still read
+    assert not watch.asked_since_idle
+
