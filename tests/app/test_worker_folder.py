@@ -64,15 +64,15 @@ def test_a_worker_that_fails_to_start_leaves_no_folder_and_no_file_open(
     assert len(os.listdir("/proc/self/fd")) == before
 
 
-def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker that does not listen within ``START_TIMEOUT`` is killed; it was left unreaped
-    (a zombie until the server exits), with its folder (review18)."""
+def _silent_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                    prefix: str) -> tuple[Path, list[subprocess.Popen[bytes]]]:
+    """Workers that start a process which never listens (``sleep 60``), in a short folder of
+    their own (a socket's path has at most 107 bytes; xdist's tmp_path can be longer), and the
+    list of the processes started, for the test to check they were killed and reaped."""
     script = tmp_path / "silent.sh"
     script.write_text("#!/bin/sh\nexec sleep 60\n")
     script.chmod(0o755)
-    # short: a socket's path has at most 107 bytes (xdist's tmp_path can be longer)
-    folders = Path(tempfile.mkdtemp(prefix="ss-r18-", dir="/tmp"))
+    folders = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     started: list[subprocess.Popen[bytes]] = []
     popen = subprocess.Popen
 
@@ -83,6 +83,14 @@ def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
     monkeypatch.setattr(tempfile, "tempdir", str(folders))
     monkeypatch.setattr(jobs.sys, "executable", str(script))
     monkeypatch.setattr(jobs.subprocess, "Popen", keep)
+    return folders, started
+
+
+def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker that does not listen within ``START_TIMEOUT`` is killed; it was left unreaped
+    (a zombie until the server exits), with its folder (review18)."""
+    folders, started = _silent_workers(tmp_path, monkeypatch, "ss-r18-")
     monkeypatch.setattr(jobs, "START_TIMEOUT", 0.3)
     try:
         with pytest.raises(jobs.WorkerDied, match="did not start in time"):
@@ -100,23 +108,11 @@ def test_a_worker_whose_connection_fails_otherwise_is_killed_and_reaped(
     process was left running in its own session, where a Ctrl+C in the terminal does not
     reach it, listening on a socket whose folder was gone, for the life of the machine
     (review19)."""
-    script = tmp_path / "silent.sh"
-    script.write_text("#!/bin/sh\nexec sleep 60\n")
-    script.chmod(0o755)
-    folders = Path(tempfile.mkdtemp(prefix="ss-r19-", dir="/tmp"))
-    started: list[subprocess.Popen[bytes]] = []
-    popen = subprocess.Popen
-
-    def keep(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
-        started.append(popen(*args, **kwargs))
-        return started[-1]
+    folders, started = _silent_workers(tmp_path, monkeypatch, "ss-r19-")
 
     def interrupted(self: jobs.Worker, key: bytes) -> Any:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(tempfile, "tempdir", str(folders))
-    monkeypatch.setattr(jobs.sys, "executable", str(script))
-    monkeypatch.setattr(jobs.subprocess, "Popen", keep)
     monkeypatch.setattr(jobs.Worker, "_connect", interrupted)
     try:
         with pytest.raises(KeyboardInterrupt):

@@ -22,17 +22,8 @@ import json
 
 import pytest
 
-from core.formats import detect
 from core.formats._sniff import why_undetected
-from core.model.errors import FormatError
-
-
-def _refusal(name: str, data: bytes) -> str:
-    with pytest.raises(FormatError) as exc:
-        detect({name: data})
-    message = str(exc.value)
-    assert "pass it explicitly" not in message
-    return message
+from tests.formats.test_unread_json_layouts import _refusal
 
 
 @pytest.mark.parametrize("long_text", [False, True])
