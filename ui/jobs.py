@@ -344,6 +344,9 @@ class Job(Generic[T]):
         return (self.finished or time.perf_counter()) - self.started
 
 
+PICKLE_TRIES = 5
+"""Times :meth:`Worker._message` pickles a job whose arguments changed while it pickled them."""
+
 STOP_WAIT = 10.0
 """Seconds :meth:`Worker.stop` waits for the killed worker to be reaped (a process killed while
 the kernel holds it in an uninterruptible wait ends only when that wait does)."""
@@ -518,8 +521,17 @@ class Worker:
             with _changed:
                 _changed.notify_all()  # the hold loop looks at the job in flight
             try:
-                # later: no page waits for it yet, the server may hold it (_hold_loop)
-                self.conn.send((job_id, job.task, *self._pack(job.kwargs), job.later))
+                message = self._message(job_id, job)
+            except Exception as failed:  # nothing was sent: the worker is as it was
+                # A task's arguments that cannot be pickled fail their job, not this thread:
+                # the thread died of it and every later job waited for ever ("waiting for the
+                # worker"), the page's progress bar with it (docs/robustness.md)
+                job.finished = time.perf_counter()
+                self.current = None
+                future.set_exception(failed)
+                continue
+            try:
+                self.conn.send_bytes(message)
                 while True:
                     kind, _, *rest = _received(self.conn)
                     if kind == "progress":
@@ -541,6 +553,26 @@ class Worker:
                 future.set_exception(WorkerDied(f"the worker process ended: {exc!r}"))
                 self._fail_queued()
                 return
+
+    def _message(self, job_id: int, job: Job[Any]) -> memoryview:
+        """The job as sent to the worker, pickled here: ``(id, task, kwargs, forget, later)``
+        (later: no page waits for it yet, the server may hold it, :meth:`_hold_loop`).
+        Pickling walks the arguments, which another thread of the server may still be filling
+        (a dict that grows: ``RuntimeError: dictionary changed size during iteration``, seen
+        once in 9 bench runs at 100,000 documents): tried :data:`PICKLE_TRIES` times. On
+        failure the resident values are forgotten as sent (the worker never got them)."""
+        held = dict(self.held)
+        packed = (job_id, job.task, *self._pack(job.kwargs), job.later)
+        for attempt in range(PICKLE_TRIES):
+            try:
+                return ForkingPickler.dumps(packed)
+            except RuntimeError:
+                if attempt == PICKLE_TRIES - 1:
+                    self.held.clear()
+                    self.held.update(held)
+                    raise
+                time.sleep(0.01)
+        raise AssertionError("unreachable")
 
     def _pack(self, kwargs: dict[str, object]) -> tuple[dict[str, object], list[str]]:
         """A task's arguments as sent: a :class:`~ui.gamma_worker.Resident` the worker keeps

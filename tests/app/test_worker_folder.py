@@ -218,3 +218,41 @@ def test_a_worker_reaped_already_is_sent_no_signal(monkeypatch: pytest.MonkeyPat
     worker.stop()
     assert sent == []
     assert not Path(worker.address).parent.exists()
+
+
+class _ChangesWhilePickled:
+    """An argument another thread is still filling: pickling it fails ``fails`` times with the
+    error a dict that grows gives, then it pickles as the module name ``json``."""
+
+    fails = 0
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        if type(self).fails > 0:
+            type(self).fails -= 1
+            raise RuntimeError("dictionary changed size during iteration")
+        return str, ("json",)
+
+
+def test_a_job_whose_arguments_change_while_pickled_fails_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jobs thread pickled a job's arguments as it sent them; a dict another thread of the
+    server was filling raised ``RuntimeError: dictionary changed size during iteration`` (a
+    bench run at 100,000 documents), which killed the thread: every later job, the Metric
+    differences page's among them, showed "waiting for the worker" for ever. The pickling is
+    tried again; a job whose arguments never pickle fails alone, and the next job runs."""
+    worker = jobs.Worker()
+    try:
+        _ChangesWhilePickled.fails = 2  # changed twice, then still: the job runs
+        job = worker.submit(jobs.Job("hold", "hold", {"imports": [_ChangesWhilePickled()]}))
+        assert job.future is not None and job.future.result(timeout=60) is None
+        _ChangesWhilePickled.fails = jobs.PICKLE_TRIES  # never still: the job fails alone
+        bad = worker.submit(jobs.Job("hold", "hold", {"imports": [_ChangesWhilePickled()]}))
+        assert bad.future is not None
+        with pytest.raises(RuntimeError, match="changed size"):
+            bad.future.result(timeout=60)
+        after = worker.submit(jobs.Job("hold", "hold", {"imports": ["json"]}))
+        assert after.future is not None and after.future.result(timeout=60) is None
+        assert worker.alive and worker.current is None
+    finally:
+        _ChangesWhilePickled.fails = 0
+        worker.stop()
