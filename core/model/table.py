@@ -9,7 +9,7 @@ that work on arrays read it directly (:mod:`core.metrics.overlap`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
@@ -77,6 +77,14 @@ class SpanTable:
 
     def __len__(self) -> int:
         return int(self.doc.shape[0])
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The columns only, read field by field: the values :func:`~functools.cached_property`
+        keeps (:attr:`sorted_labels`) are left out, and the instance's ``__dict__``, to which
+        another thread may add one while this table is pickled for the background worker, is
+        not walked (``RuntimeError: dictionary changed size during iteration`` killed the
+        dashboard's jobs thread, docs/robustness.md)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
     def from_columns(cls, doc_ids: Sequence[str], doc: Sequence[int] | np.ndarray,
