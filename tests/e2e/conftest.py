@@ -274,6 +274,18 @@ def go(page: Any, title: str) -> None:
         collapse.first.click()
 
 
+def upload_then_documents(page: Any, app_url: str, files: list[str]) -> None:
+    """Upload ``files`` on the Data page, wait until they are the data on view, then open the
+    Documents page through the sidebar, as a person does (the uploads live in this session)."""
+    open_page(page, app_url, "data")
+    page.locator("input[type=file]").set_input_files(files)
+    page.get_by_text("the uploaded files").first.wait_for(timeout=30_000)
+    wait_idle(page)
+    click(page, page.get_by_test_id("stSidebar").get_by_text("Documents", exact=True),
+          page.locator("#left-doc"))
+    wait_idle(page)
+
+
 @pytest.fixture
 def st_ui() -> types.SimpleNamespace:
     """The helpers above, for test modules (test files cannot import each other here):
@@ -282,8 +294,10 @@ def st_ui() -> types.SimpleNamespace:
     ``st_ui.selectbox(page, label)``, ``st_ui.open_page(page, app_url, path)``,
     ``st_ui.download(page, button)``, ``st_ui.click(page, target, until)``,
     ``st_ui.sidebar(page)``, ``st_ui.go(page, title)``,
+    ``st_ui.upload_then_documents(page, app_url, files)``,
     ``with st_ui.session(browser, viewport, **options) as page:``."""
     return types.SimpleNamespace(app_errors=app_errors, shot=shot, wait_idle=wait_idle,
                                  selectbox=selectbox, value=value, choose=choose,
                                  open_page=open_page, download=download, click=click,
-                                 session=session, sidebar=sidebar, go=go, SHOTS=SHOTS)
+                                 session=session, sidebar=sidebar, go=go,
+                                 upload_then_documents=upload_then_documents, SHOTS=SHOTS)

@@ -77,15 +77,9 @@ def test_uploaded_markup_is_shown_as_text_and_runs_nothing(
 ) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    st_ui.open_page(page, app_url, "data")
     data = Path(__file__).resolve().parents[1] / "app" / "data"
-    page.locator("input[type=file]").set_input_files([str(data / "gold.json"),
-                                                      str(data / "system_a.json")])
-    page.get_by_text("the uploaded files").first.wait_for(timeout=30_000)
-    st_ui.wait_idle(page)
-    st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text("Documents", exact=True),
-                page.locator("#left-doc"))
-    st_ui.wait_idle(page)
+    st_ui.upload_then_documents(page, app_url, [str(data / "gold.json"),
+                                                str(data / "system_a.json")])
     st_ui.choose(page, "Document", "doc10")
     left = page.locator("#left-doc")
     assert '<script>alert("x")</script>' in left.inner_text()

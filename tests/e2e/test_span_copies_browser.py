@@ -27,13 +27,7 @@ def test_a_prediction_given_twice_has_two_ids_and_each_its_own_pairs(
     doc1["labels"] = [doc1["labels"][0], dict(doc1["labels"][0])]  # [4, 15) Loaded, twice
     twice = tmp_path / "system_twice.json"
     twice.write_text(json.dumps(docs), encoding="utf-8")
-    st_ui.open_page(page, app_url, "data")
-    page.locator("input[type=file]").set_input_files([str(DATA / "gold.json"), str(twice)])
-    page.get_by_text("the uploaded files").first.wait_for(timeout=30_000)
-    st_ui.wait_idle(page)
-    st_ui.click(page, page.get_by_test_id("stSidebar").get_by_text("Documents", exact=True),
-                page.locator("#left-doc"))
-    st_ui.wait_idle(page)
+    st_ui.upload_then_documents(page, app_url, [str(DATA / "gold.json"), str(twice)])
     st_ui.choose(page, "Document", "doc1")
     right = page.locator("#right-doc")
     right.locator(".ss-tag[data-span='P2']").wait_for(timeout=30_000)
