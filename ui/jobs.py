@@ -560,18 +560,24 @@ class Worker:
         Pickling walks the arguments, which another thread of the server may still be filling
         (a dict that grows: ``RuntimeError: dictionary changed size during iteration``, seen
         once in 9 bench runs at 100,000 documents): tried :data:`PICKLE_TRIES` times. On
-        failure the resident values are forgotten as sent (the worker never got them)."""
+        any failure (that one every time, or an argument that never pickles: a lambda, a lock)
+        the resident values are forgotten as sent, the keys to drop kept: the worker got
+        neither (review20: only the ``RuntimeError`` did so, and after a ``PicklingError`` every
+        later job sent the key of a value the worker never had, and failed with ``KeyError``)."""
         held = dict(self.held)
         packed = (job_id, job.task, *self._pack(job.kwargs), job.later)
-        for attempt in range(PICKLE_TRIES):
-            try:
-                return ForkingPickler.dumps(packed)
-            except RuntimeError:
-                if attempt == PICKLE_TRIES - 1:
-                    self.held.clear()
-                    self.held.update(held)
-                    raise
-                time.sleep(0.01)
+        try:
+            for attempt in range(PICKLE_TRIES):
+                try:
+                    return ForkingPickler.dumps(packed)
+                except RuntimeError:
+                    if attempt == PICKLE_TRIES - 1:
+                        raise
+                    time.sleep(0.01)
+        except BaseException:
+            self.held.clear()
+            self.held.update(held)
+            raise
         raise AssertionError("unreachable")
 
     def _pack(self, kwargs: dict[str, object]) -> tuple[dict[str, object], list[str]]:

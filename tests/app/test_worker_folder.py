@@ -256,3 +256,26 @@ def test_a_job_whose_arguments_change_while_pickled_fails_alone(
     finally:
         _ChangesWhilePickled.fails = 0
         worker.stop()
+
+
+def test_a_job_that_does_not_pickle_leaves_its_residents_unsent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job whose arguments cannot be pickled at all (a lambda, a lock: ``PicklingError``,
+    ``TypeError``, ``AttributeError``, not the ``RuntimeError`` of a dict that grows) failed
+    alone, but its :class:`~ui.gamma_worker.Resident` values stayed marked as sent: the next
+    job that needed one sent only its key, which the worker never got, and failed with
+    ``KeyError`` (so did every later one, for the life of the worker; review20)."""
+    worker = jobs.Worker()
+    try:
+        data = jobs.Resident("review20-corpus", {"d": [1, 2, 3]})
+        bad = worker.submit(jobs.Job("hold", "hold", {"imports": [], "data": data,
+                                                       "unpicklable": lambda: None}))
+        assert bad.future is not None
+        with pytest.raises(Exception, match="pickle"):
+            bad.future.result(timeout=60)
+        after = worker.submit(jobs.Job("hold", "hold", {"imports": [], "data": data}))
+        assert after.future is not None
+        assert after.future.result(timeout=60) is None  # KeyError('review20-corpus') before
+        assert "review20-corpus" in worker.held
+    finally:
+        worker.stop()
