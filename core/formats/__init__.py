@@ -257,10 +257,12 @@ def decode(file: str, data: bytes, *, keep_bom: bool = False) -> str:
     try:
         return data.decode("utf-8" if keep_bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
+        # exc.start counts in exc.object: the bytes after a byte order mark under utf-8-sig
+        read = bytes(exc.object)
+        line = read[: exc.start].count(b"\n") + 1
         raise FormatError(
-            file, f"expected UTF-8 text, found byte 0x{data[exc.start]:02x}"
-            + _windows_1252_hint(data, exc.start), line=line
+            file, f"expected UTF-8 text, found byte 0x{read[exc.start]:02x}"
+            + _windows_1252_hint(read, exc.start), line=line
         ) from None
 
 

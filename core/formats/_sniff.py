@@ -103,7 +103,9 @@ def why_undetected(data: bytes) -> str | None:
         head[:HEAD_MIN].decode("utf-8-sig")
         bad = None
     except UnicodeDecodeError as exc:
-        bad = exc.start if exc.reason != "unexpected end of data" else None
+        # exc.start counts after a byte order mark (utf-8-sig): the file's offset is past it
+        skipped = 3 if head.startswith(b"\xef\xbb\xbf") else 0
+        bad = exc.start + skipped if exc.reason != "unexpected end of data" else None
     offsets = [i for i in (control, bad) if i is not None]
     if offsets:
         return f"not a text file (binary bytes at offset {min(offsets)})"

@@ -45,3 +45,22 @@ def test_one_stray_byte_in_ascii_text_gets_no_encoding_hint() -> None:
     # one 0xff in ASCII text) is refused as before
     message = _refusal(b'{"id": 1, "text": "a0g\xff-]", "label": []}\n')
     assert message.endswith("admin.jsonl:1: expected UTF-8 text, found byte 0xff")
+
+
+def test_a_bad_byte_after_a_byte_order_mark_is_named_as_it_is() -> None:
+    """``utf-8-sig`` reports the bad byte's offset in the text after the byte order mark, which
+    the message read in the file with it: three bytes early, so it named another byte (here
+    the ``"`` two characters before the ``0xff``, on the line before) (review20)."""
+    data = b'\xef\xbb\xbf{"id": 1, "text": "ab", "label": []}\n{"id": 2, "text": "\xff"}\n'
+    message = _refusal(data)
+    assert message.endswith("admin.jsonl:2: expected UTF-8 text, found byte 0xff")
+
+
+def test_detection_names_a_binary_byte_after_a_byte_order_mark_at_its_offset() -> None:
+    """Detection's "binary bytes at offset N" counted from after the byte order mark: three
+    bytes early (review20)."""
+    from core.formats._sniff import why_undetected
+
+    data = b"\xef\xbb\xbfabcdef\xffghij"
+    assert data[9] == 0xff
+    assert why_undetected(data) == "not a text file (binary bytes at offset 9)"
