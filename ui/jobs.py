@@ -373,7 +373,7 @@ class Worker:
                 "the background computation cannot start: the server's temporary folder "
                 f"(TMPDIR) has a path too long for the worker's Unix socket ({size} bytes, at "
                 f"most {SOCKET_PATH_MAX}); whoever starts the app can start it with a shorter "
-                "TMPDIR, e.g. `TMPDIR=/tmp spanscope app ...`")
+                "TMPDIR, e.g. TMPDIR=/tmp spanscope app ...")  # no Markdown: pages escape it
         # The hold's deadline, which the worker reads (ui.gamma_worker.watch_deadline)
         with open(deadline_path(self.address), "wb") as f:
             f.write(_DEADLINE.pack(0.0))

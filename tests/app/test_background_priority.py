@@ -629,3 +629,19 @@ class _Uncached:
 
     def clear(self) -> None:
         pass
+
+
+def test_the_socket_path_message_has_no_markdown_the_page_would_draw(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The pages show a job's error through :func:`ui.escape.md` (``st.error(md(error))``),
+    which escapes Markdown: the message's backticks around ``TMPDIR=/tmp spanscope app ...``
+    were drawn as backticks (review20)."""
+    from ui.escape import md
+
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    deep.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    with pytest.raises(jobs.SocketPathTooLong) as raised:
+        jobs.Worker()
+    assert "\\`" not in md(str(raised.value))
