@@ -13,6 +13,7 @@ itself is passed unhashed as ``_ws``); derived tables use ``st.cache_data``.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import math
@@ -30,7 +31,7 @@ from core.metrics import registry, stats
 from core.metrics.additive import DocumentTable
 from core.metrics.martino import DISJOINT_LABELS_HINT
 from core.metrics.registry import Metric
-from core.metrics.result import JSONValue, SpanRef, SpanResult
+from core.metrics.result import JSONValue, SpanNote, SpanRef, SpanResult
 from core.model import NOTHING, AnnotationSet, Span
 from core.model.errors import SpanScopeError
 from core.model.taxonomy import Taxonomy
@@ -494,10 +495,18 @@ class _SpanIds:
     def __init__(self, aset: AnnotationSet, doc: str, prefix: str) -> None:
         self.exact: dict[tuple[int, int, str], list[str]] = {}
         self.interval: dict[tuple[int, int], list[str]] = {}
+        self.labels: dict[str, tuple[str, ...]] = {}
         for item in span_items(aset, doc, prefix):
             self.interval.setdefault(item.interval, []).append(item.id)
+            self.labels[item.id] = item.labels
             for label in item.labels:
                 self.exact.setdefault((item.start, item.end, label), []).append(item.id)
+
+    def copies(self, names: Sequence[str]) -> bool:
+        """Whether ``names`` (:meth:`all` of one span) are copies of one span: more than one,
+        all with the same labels. An interval (MAFALDA's name for a span) also holds the spans
+        of other labels on it, which are spans of their own (review20)."""
+        return len(names) > 1 and len({self.labels.get(n) for n in names}) == 1
 
     def all(self, ref: SpanRef | None) -> list[str]:
         """Every id of ``ref`` (one per copy), or the one name of a span the page has no id
@@ -560,16 +569,31 @@ def explain_document(ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: st
     table = pd.DataFrame([{"gold": g, "pred": p, **r.values}
                           for r, g, p in zip(rows, gold_ids, pred_ids, strict=True)],
                          columns=columns)
+    return Explained(table, _notes_by_id(explanation.notes(), gid, pid))
+
+
+def _notes_by_id(notes: Sequence[SpanNote], gid: _SpanIds, pid: _SpanIds) -> dict[str, str]:
+    """Each span id's note. A span given more than once: every copy has the note, which says
+    so. An interval that holds spans of several labels (MAFALDA names a span by its interval):
+    its one note goes to each of them (a gold span's alternatives), its several notes (one per
+    prediction) one to each, in the rows' order (MAFALDA gives both prediction by prediction);
+    they were all called copies of one span and given the last note (review20)."""
+    per_span = collections.Counter((n.side, n.span) for n in notes)
     best: dict[str, str] = {}
-    for note in explanation.notes():
+    for note in notes:
         own, other = (gid, pid) if note.side == "gold" else (pid, gid)
         text = note.render(other(note.partner) or "(none)")
         names = own.all(note.span)
-        if len(names) > 1:
+        if own.copies(names):
             text += f" Its copies: {', '.join(names)}, each with rows of its own."
-        for name in names:
-            best[name] = text
-    return Explained(table, best)
+        if own.copies(names) or per_span[(note.side, note.span)] == 1:
+            for name in names:
+                best.setdefault(name, text)
+        else:
+            free = [n for n in names if n not in best]
+            if free:
+                best[free[0]] = text
+    return best
 
 
 def rows_for_span(explained: Explained, span_id: str) -> pd.DataFrame:

@@ -1,0 +1,65 @@
+"""The Documents page's span ids under a metric that names spans by their interval (MAFALDA):
+two predictions on one interval with different labels (a multi-label fragment, common in the
+propaganda corpora) are two spans, not two copies of one (review20).
+
+Since review19 a span its set gives more than once has one id per copy (``P1``, ``P2``), and
+each copy's note says "Its copies: P1, P2, each with rows of its own". MAFALDA names a
+prediction by its interval alone, so ``[4, 19) Doubt`` and ``[4, 19) Loaded`` were taken for
+two copies: both ids were given the last note written (Loaded's, 1.000 from G1) with that
+sentence, and P1, the Doubt prediction whose row says it takes 0, read as taking 1.000."""
+
+from __future__ import annotations
+
+import re
+
+from core.model import AnnotationSet, Span
+from ui import results, state
+
+TEXT = "The quick brown fox jumps over the lazy dog near the river bank today."
+
+
+def _explained(pred_spans: tuple[Span, ...], metric: str, variant: str | None,
+               level: int | None) -> results.Explained:
+    gold = AnnotationSet("gold", {"doc1": (Span(4, 19, "Loaded"),)}, "gold")
+    pred = AnnotationSet("system_two", {"doc1": pred_spans}, "system")
+    report = state.FileReport("two.json", "test", "gold", "two", {"doc1": TEXT}, (gold, pred))
+    ws = state.build_workspace([report], key=f"test:r20:{metric}:{len(pred_spans)}",
+                               title="one interval, two labels", shareable=False)
+    return results.explain_document(ws.key, ws, "gold", "system_two", "doc1", metric, variant,
+                                    level)
+
+
+def test_two_labels_on_one_interval_are_not_called_copies_under_mafalda() -> None:
+    e = _explained((Span(4, 19, "Doubt"), Span(4, 19, "Loaded")), "mafalda", "paper", 2)
+    assert e.error is None
+    rows = e.pairs[e.pairs["side"].str.startswith("precision")]
+    assert sorted(rows["pred"]) == ["P1", "P2"]
+    for _, row in rows.iterrows():
+        note = e.best[row["pred"]]
+        assert "copies" not in note, note
+        # each id's note is its own prediction's: the label and the share its row gives
+        assert f"(label {row['label']})" in note, (row["pred"], row["label"], note)
+        taken = float(re.search(r"= (\d\.\d{3})", note).group(1))
+        assert taken == row["C(s,t,|s|)"], (row["pred"], note)
+
+
+def test_a_prediction_given_twice_under_mafalda_is_still_two_copies() -> None:
+    e = _explained((Span(4, 19, "Loaded"), Span(4, 19, "Loaded")), "mafalda", "paper", 2)
+    assert e.error is None
+    for name in ("P1", "P2"):
+        assert "Its copies: P1, P2" in e.best[name], e.best
+
+
+def test_a_gold_span_of_two_labels_gives_its_one_note_to_both_ids_under_mafalda() -> None:
+    """A plain gold with two labels on one interval is one MAFALDA span (``A | B``), with one
+    note: both of the page's ids for it show that note, which calls them no copies."""
+    gold = AnnotationSet("gold", {"doc1": (Span(4, 19, "Doubt"), Span(4, 19, "Loaded"))},
+                         "gold")
+    pred = AnnotationSet("system_two", {"doc1": (Span(4, 19, "Loaded"),)}, "system")
+    report = state.FileReport("g2.json", "test", "gold", "g2", {"doc1": TEXT}, (gold, pred))
+    ws = state.build_workspace([report], key="test:r20:gold2", title="gold of two labels",
+                               shareable=False)
+    e = results.explain_document(ws.key, ws, "gold", "system_two", "doc1", "mafalda", "paper",
+                                 2)
+    assert e.error is None
+    assert e.best["G1"] == e.best["G2"] and "copies" not in e.best["G1"], e.best
