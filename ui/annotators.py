@@ -1258,8 +1258,10 @@ def no_annotators_note(ws: Workspace, chosen: Sequence[str]) -> str | None:
              "annotator": ("the annotator", "the annotators")}
     parts = [f"{words[role][len(names) > 1]} " + ", ".join(f"**{md(n)}**" for n in names)
              for role, names in by_role.items() if names]
-    return ("Fewer than two sets have the annotator role, so the page compares every set "
-            f"loaded: {' with '.join(parts)}. Agreement with a gold is a system's score seen as "
+    which = ("compares every set loaded" if set(chosen) >= set(ws.sets)
+             else "compares the sets chosen")  # a choice of some is not all (review20)
+    return (f"Fewer than two sets have the annotator role, so the page {which}: "
+            f"{' with '.join(parts)}. Agreement with a gold is a system's score seen as "
             "agreement, not agreement between annotators. To compare annotators, give their "
             "files the annotator role (the Role box on the Data page, or a name with "
             "`annotator` or `ann_` in it).")

@@ -76,3 +76,14 @@ def test_three_annotators_labels_files_are_guessed_annotators_and_compared_alone
     assert at.multiselect(key=ann.K_ANN_SETS).value == ["ana", "ben", "chloe"]
     assert _notes(at) == []
     assert at.selectbox(key=ann.K_ANN_GOLD).value == "articles"
+
+
+def test_a_choice_of_some_sets_is_not_called_every_set_loaded(make_app) -> None:
+    """With system_b left out, the note said the page "compares every set loaded" and named
+    two of the three (review20)."""
+    at = make_app(PAGE, params={ann.K_ANN_SETS: ["gold", "system_a"]})
+    (note,) = _notes(at)
+    assert "every set loaded" not in note
+    assert "compares the sets chosen: the gold **gold** with the system **system\\_a**." in note
+    (default,) = _notes(make_app(PAGE))
+    assert "compares every set loaded: the gold **gold** with the systems" in default
