@@ -63,3 +63,37 @@ def test_a_gold_span_of_two_labels_gives_its_one_note_to_both_ids_under_mafalda(
                                  2)
     assert e.error is None
     assert e.best["G1"] == e.best["G2"] and "copies" not in e.best["G1"], e.best
+
+
+def test_the_documents_page_gives_each_label_of_one_interval_its_own_note() -> None:
+    """The page, under MAFALDA: the Doubt prediction P1, selected, shows its own note (0 from
+    G1, label doubt), not the Loaded prediction's 1.000 with "Its copies: P1, P2"."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app.conftest import APP
+    from ui import documents
+
+    gold = AnnotationSet("gold", {"doc1": (Span(4, 19, "Loaded"),)}, "gold")
+    pred = AnnotationSet("system_two", {"doc1": (Span(4, 19, "Doubt"),
+                                                 Span(4, 19, "Loaded"))}, "system")
+    report = state.FileReport("two.json", "test", "gold", "two", {"doc1": TEXT}, (gold, pred))
+    ws = state.build_workspace([report], key="test:r20:page", title="one interval, two labels",
+                               shareable=False)
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    for key, value in {"doc": "doc1", "b": "system_two", "metric": "mafalda",
+                       documents.K_DOC_TAB: documents.DOC_TABS[1]}.items():
+        at.query_params[key] = value
+    at.session_state[state.K_SOURCE] = "upload"
+    at.session_state[state.K_UPLOAD_WS] = ws
+    at.run()
+    at.switch_page("pages/documents.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = {}
+    for span_id in ("P1", "P2"):
+        at.selectbox(key=state.K_SPAN).select(span_id).run()
+        assert not at.exception, [e.value for e in at.exception]
+        (said[span_id],) = [m.value.replace("\\", "") for m in at.markdown
+                            if "takes from it" in m.value]
+    assert "(label doubt)" in said["P1"] and "= 0.000" in said["P1"], said
+    assert "(label loaded)" in said["P2"] and "= 1.000" in said["P2"], said
+    assert not any("copies" in s for s in said.values()), said
