@@ -41,3 +41,38 @@ def test_a_prediction_given_twice_has_two_ids_and_each_its_own_pairs(
     assert "precision takes 1.000 from it" in note.inner_text()
     st_ui.shot(page, "documents_span_copies")
     assert st_ui.app_errors(page) == []
+
+
+def test_two_labels_on_one_interval_each_keep_their_note_under_mafalda(
+    app_url: str, page: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    """Two predictions on [4, 15) with different labels are two spans, not two copies: under
+    MAFALDA (which names a prediction by its interval) both ids were given the last note
+    written, with "Its copies: P1, P2" (review20)."""
+    docs = json.loads((DATA / "system_a.json").read_text(encoding="utf-8"))
+    doc1 = next(d for d in docs if d["id"] == "doc1")
+    other = dict(doc1["labels"][0])
+    other["technique"] = "Doubt"
+    doc1["labels"] = [doc1["labels"][0], other]  # [4, 15) Loaded and [4, 15) Doubt
+    two = tmp_path / "system_two.json"
+    two.write_text(json.dumps(docs), encoding="utf-8")
+    st_ui.upload_then_documents(page, app_url, [str(DATA / "gold.json"), str(two)])
+    st_ui.choose(page, "Document", "doc1")
+    st_ui.click(page, page.get_by_test_id("stRadio").get_by_text("mafalda", exact=True),
+                page.get_by_text("MAFALDA variant"))
+    said = {}
+    for span_id, label in (("P1", "Doubt"), ("P2", "Loaded")):
+        st_ui.choose(page, "Select a span", f"{span_id} [4, 15) {label}")
+        if span_id == "P1":
+            st_ui.click(page, page.get_by_role("tab", name=DOC_TABS[1]),
+                        page.get_by_text("Pairs formed by P1"))
+        note = page.get_by_text("MAFALDA takes from it:")
+        note.wait_for(timeout=30_000)
+        st_ui.wait_idle(page)
+        said[span_id] = note.inner_text()
+    # the gold's [10, 15) Doubt (G2) is P1's best match, its [4, 19) Loaded (G1) P2's
+    assert said["P1"].endswith("= 0.455 from its best gold match G2 (label doubt)."), said
+    assert said["P2"].endswith("= 1.000 from its best gold match G1 (label loaded)."), said
+    assert not any("copies" in s for s in said.values()), said
+    st_ui.shot(page, "documents_two_labels_one_interval")
+    assert st_ui.app_errors(page) == []
