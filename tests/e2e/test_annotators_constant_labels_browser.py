@@ -1,0 +1,59 @@
+"""Annotators page in a real browser at 1440 and 390 px (tour20): Fleiss' κ and Krippendorff's
+α name the label every annotator used in every document, whose units agree whatever the spans.
+The files are ``tests/data/agreement/constant_label_brat/`` (our own sentences, three brat
+annotator folders), given to the server as ``--data`` annotators
+(:data:`core.cli.launch.DATA_ENV`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import VIEWPORTS, new_page
+from tests.servers import running
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "agreement" / "constant_label_brat"
+NOTE = ("LOC: every annotator used it in every document, so 3 of the 9 units agree whatever "
+        "the spans; only the other labels' 6 can disagree")
+
+
+@pytest.fixture(scope="module")
+def lead_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server on the three annotator folders (the tests only read)."""
+    home = tmp_path_factory.mktemp("constant_home")
+    env = dict(os.environ, HOME=str(home), SPANSCOPE_STORE=str(home / "s.sqlite"),
+               SPANSCOPE_DATA=json.dumps([{"role": "annotator", "path": str(DATA / who),
+                                           "name": who} for who in "ABC"]))
+    with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
+                 env=env, timeout=90) as server:
+        yield server.url
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_document_level_tiles_name_the_label_in_every_document(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "annotators")
+        tiles = page.locator(".st-key-ann_tiles")
+        tiles.wait_for(timeout=90_000)
+        notes = tiles.locator("dd.note", has_text=NOTE)
+        assert notes.count() == 2  # Fleiss' κ and Kripp. α, not α_U nor γ
+        width = VIEWPORTS[viewport]["width"]
+        for i in range(2):
+            box = notes.nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert tiles.locator("dd.value").first.inner_text() == "0.703"  # by hand: README
+        notes.first.scroll_into_view_if_needed()
+        st_ui.shot(page, f"annotators_constant_label_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
