@@ -1572,6 +1572,8 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
         key_of = cell_key(measure, cell)
         title = (f"{measure} ({cell})" if measure in ASYMMETRIC
                  else f"{measure} ({cell})" if key_of == "position" else measure)
+        if c.label is not None:  # the matrix (and its PNG) of one label says so (tour20)
+            title = title.replace(measure, f"{measure} of label {c.label}", 1)
         if measure in GAMMA_MEASURES:
             title += f" ({c.samples} samples, seed {c.seed})"
         # The matrix as a table (one HTML element, some 50-60 ms less of Chromium's main
@@ -1699,7 +1701,9 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
         st.html(tiles_html([tile(name, values.get(name), gjob is None and name in GAMMA_MEASURES,
                                  units.get(name), constant.get(name, ()))
                             for name in MANY_NAMES],
-                           heading=f"All {len(c.sets)} sets together", note=WHY_THEY_DIFFER))
+                           heading=f"All {len(c.sets)} sets together"
+                           + ("" if c.label is None else f", label {c.label}"),
+                           note=WHY_THEY_DIFFER))
     # The notes of the jobs still running (or failed) in a slot: as they go, the expander below
     # keeps its place.
     waiting = [job for job in (r.many, gjob)

@@ -74,3 +74,27 @@ def test_the_per_label_table_says_why_a_label_has_no_value() -> None:
     assert why.startswith("Fleiss' kappa is undefined: every one of the 3 annotators used 'LOC'")
     assert " · Krippendorff's alpha is undefined: every one of the 3 annotators used 'LOC'" in why
     assert rows["MISC"]["undefined because"] == ""
+
+
+def test_a_label_filter_is_named_above_the_matrix_and_the_tiles() -> None:
+    """Tour20: with Label = LOC the matrix read "char-kappa, every pair" and the tiles "All 3
+    sets together", as with every label: a lead comparing the two (or the matrix's PNG on a
+    slide) could not tell the LOC values from the pooled ones."""
+    import html
+    import re
+
+    sets, texts = _sets()
+    at = app_on_sets(sets, texts, PAGE, key=f"test:constant:{uuid.uuid4().hex}")
+    at.session_state[ann.K_ANN_LABEL] = "LOC"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    matrix = next(h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body)
+    found = re.search(r"<caption>(.*?)</caption>", matrix)
+    assert found and html.unescape(found.group(1)) == "char-kappa of label LOC, every pair"
+    tiles = next(h.proto.body for h in at.html if 'class="ann-tiles"' in h.proto.body)
+    assert '<h2 class="ann-h">All 3 sets together, label LOC</h2>' in tiles
+    # every label: no label named
+    at.session_state[ann.K_ANN_LABEL] = ann.ANN_ALL_LABELS
+    at.run()
+    matrix = next(h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body)
+    assert "<caption>char-kappa, every pair</caption>" in matrix

@@ -57,3 +57,22 @@ def test_the_document_level_tiles_name_the_label_in_every_document(
         assert not st_ui.app_errors(page)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_label_filter_is_named_on_the_matrix_and_the_tiles(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "annotators?ann_label=LOC")
+        caption = page.locator(".st-key-ann_matrix caption")
+        caption.wait_for(timeout=90_000)
+        assert caption.inner_text() == "char-kappa of label LOC, every pair"
+        heading = page.get_by_role("heading", name="All 3 sets together, label LOC")
+        heading.scroll_into_view_if_needed()
+        box = heading.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
+        st_ui.shot(page, f"annotators_label_filter_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
