@@ -1,8 +1,9 @@
 """Annotators page in a real browser at 1440 and 390 px (tour20): Fleiss' κ and Krippendorff's
 α name the label every annotator used in every document, whose units agree whatever the spans.
 The files are ``tests/data/agreement/constant_label_brat/`` (our own sentences, three brat
-annotator folders), given to the server as ``--data`` annotators
-(:data:`core.cli.launch.DATA_ENV`)."""
+annotator folders), given to the server as ``--data FOLDER`` without a role
+(:data:`core.cli.launch.DATA_ENV`): the Data page reads them as annotators, as the command line
+does (tour20)."""
 
 from __future__ import annotations
 
@@ -27,11 +28,11 @@ NOTE = ("LOC: every annotator used it in every document, so 3 of the 9 units agr
 
 @pytest.fixture(scope="module")
 def lead_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One server on the three annotator folders (the tests only read)."""
+    """One server on the project folder as a lead starts it, ``spanscope app --data FOLDER``
+    (no role: its A/, B/ and C/ are one brat folder per annotator); the tests only read."""
     home = tmp_path_factory.mktemp("constant_home")
     env = dict(os.environ, HOME=str(home), SPANSCOPE_STORE=str(home / "s.sqlite"),
-               SPANSCOPE_DATA=json.dumps([{"role": "annotator", "path": str(DATA / who),
-                                           "name": who} for who in "ABC"]))
+               SPANSCOPE_DATA=json.dumps([{"role": None, "path": str(DATA)}]))
     with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
                  env=env, timeout=90) as server:
         yield server.url
@@ -73,6 +74,25 @@ def test_a_label_filter_is_named_on_the_matrix_and_the_tiles(
         box = heading.bounding_box()
         assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
         st_ui.shot(page, f"annotators_label_filter_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_folder_of_brat_annotator_folders_is_read_as_annotators(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "data")
+        notice = page.get_by_text("The app was started with files from disk")
+        notice.wait_for(timeout=90_000)
+        assert "A (annotator), B (annotator), C (annotator)" in notice.inner_text()
+        note = page.get_by_text("one folder per annotator: read as annotators")
+        assert note.count() == 1 and not page.get_by_text("name no role").count()
+        box = note.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
+        st_ui.shot(page, f"data_brat_annotator_folders_{viewport}")
         assert not st_ui.app_errors(page)
     finally:
         context.close()
