@@ -58,7 +58,12 @@ from core.metrics.agreement.panel import (
     char_counted,
     instance_majority,
 )
-from core.metrics.agreement.study import doc_coverage, label_variants, missing_documents
+from core.metrics.agreement.study import (
+    doc_coverage,
+    doc_label_presence,
+    label_variants,
+    missing_documents,
+)
 from core.model import AnnotationSet
 from core.model.errors import SpanScopeError
 from core.render import highlight
@@ -191,6 +196,45 @@ def document_units(study: Study) -> dict[str, tuple[int, int]]:
             "krippendorff-alpha": (kripp, kripp * labels)}
 
 
+def constant_labels(study: Study) -> dict[str, list[str]]:
+    """``{measure: labels}``: the labels that every annotator used in every document Fleiss'
+    κ (the documents every annotator covers) and Krippendorff's α (those at least two cover)
+    read. Their documents × labels units agree whatever the spans, so such a label has no
+    value of its own and lifts the corpus value (tour20: on bratiaa's example project LOC, ORG
+    and PER, 21 of the 28 units, beside a tile reading 1.000)."""
+    covered, present = doc_label_presence(study)
+    coders = covered.sum(axis=0)
+    out: dict[str, list[str]] = {}
+    for name, docs in (("fleiss-kappa", coders == len(study.annotators)),
+                       ("krippendorff-alpha", coders >= 2)):
+        if not docs.any() or not study.labels:
+            out[name] = []
+            continue
+        # a document an annotator does not cover is no vote against the label
+        full = (present[:, docs, :] | ~covered[:, docs, None]).all(axis=(0, 1))
+        out[name] = [lab for lab, f in zip(study.labels, full.tolist(), strict=True) if f]
+    return out
+
+
+def constant_note(labels: Sequence[str], documents: int, units: int) -> str | None:
+    """The tile's note naming :func:`constant_labels` (``labels``) and the units they hold,
+    else None (no such label, or every label is one: then the value is undefined and says
+    why).
+
+    >>> constant_note(["LOC", "ORG", "PER"], 7, 28)
+    "⚠️ LOC, ORG, PER: every annotator used each in every document, so 21 of the 28 units \
+agree whatever the spans; only the other labels' 7 can disagree"
+    """
+    if not labels or documents * len(labels) >= units:
+        return None
+    shown = ", ".join(labels[:6]) + (f" and {len(labels) - 6:,} more" if len(labels) > 6
+                                     else "")
+    fixed = documents * len(labels)
+    return (f"⚠️ {shown}: every annotator used {'it' if len(labels) == 1 else 'each'} in every "
+            f"document, so {fixed:,} of the {units:,} units agree whatever the spans; only the "
+            f"other labels' {units - fixed:,} can disagree")
+
+
 def few_units_note(documents: int, units: int) -> str | None:
     """The tile's warning when a document-level measure rests on fewer than
     :data:`FEW_DOCUMENTS` documents, else None.
@@ -242,6 +286,13 @@ def coverage(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | No
     document which sets list it)."""
     s = study(ws_key, _ws, sets, label)
     return single_documents(s), document_units(s)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def constant_labels_of(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
+                       ) -> dict[str, list[str]]:
+    """:func:`constant_labels` of :func:`study`, cached."""
+    return constant_labels(study(ws_key, _ws, sets, label))
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -796,11 +847,17 @@ def many_table(values: Mapping[str, ManyResult]) -> pd.DataFrame:
 def per_label_table(values: Mapping[str, ManyResult]) -> pd.DataFrame:
     """Label × measure values of the many-annotator measures that break down by label."""
     labels: dict[str, dict[str, float | None]] = {}
+    why: dict[str, list[str]] = {}
     for name, res in values.items():
         shown = "γ-k" if name == "gamma-cat" else MANY_NAMES.get(name, name)
         for lab, agr in res.per_label.items():
             labels.setdefault(lab, {})[shown] = agr.value
-    return pd.DataFrame([{"label": lab, **vals} for lab, vals in sorted(labels.items())])
+            if agr.value is None and agr.reason:
+                why.setdefault(lab, []).append(agr.reason)
+    # A "—" says why, as the pairwise tables' "undefined because" do (tour20: LOC, ORG and PER
+    # of bratiaa's example project had "—" under Fleiss' κ and α with nothing to say why).
+    return pd.DataFrame([{"label": lab, **vals, "undefined because": " · ".join(why.get(lab, []))}
+                         for lab, vals in sorted(labels.items())])
 
 
 def against_table(view: MeasureView) -> pd.DataFrame:
@@ -1517,6 +1574,8 @@ def _pairwise(ws: Workspace, c: Choice, r: Computed) -> None:
         key_of = cell_key(measure, cell)
         title = (f"{measure} ({cell})" if measure in ASYMMETRIC
                  else f"{measure} ({cell})" if key_of == "position" else measure)
+        if c.label is not None:  # the matrix (and its PNG) of one label says so (tour20)
+            title = title.replace(measure, f"{measure} of label {c.label}", 1)
         if measure in GAMMA_MEASURES:
             title += f" ({c.samples} samples, seed {c.seed})"
         # The matrix as a table (one HTML element, some 50-60 ms less of Chromium's main
@@ -1557,11 +1616,13 @@ TILES_CSS = (
 
 
 def tile(name: str, res: ManyResult | None, gamma_off: bool,
-         units: tuple[int, int] | None = None) -> tuple[str, str, str, list[str]]:
+         units: tuple[int, int] | None = None, constant: Sequence[str] = ()
+         ) -> tuple[str, str, str, list[str]]:
     """What the tile of the many-annotator measure ``name`` shows: its label
     (:data:`TILE_NAMES`), its value ("off" while the corpus γ is off, "…" while it is computed,
     "n/a" when undefined), its help (the measure, or why it is undefined) and its notes (γ's
-    spread, samples and seed; why undefined; the documents it read; too few documents)."""
+    spread, samples and seed; why undefined; the documents it read; too few documents; the
+    labels ``constant`` that every annotator used in every document, :func:`constant_labels`)."""
     label = TILE_NAMES[name]
     if res is None and gamma_off:
         return label, "off", f"{MANY_NAMES[name]}: turn on the γ toggle above to compute it.", []
@@ -1585,6 +1646,10 @@ def tile(name: str, res: ManyResult | None, gamma_off: bool,
         notes.append(note)
         help_ += (f" Computed over {units[0]:,} documents × the labels = {units[1]:,} "
                   f"present/absent units. {WHY_THEY_DIFFER}")
+    if (units is not None and value is not None
+            and (fixed := constant_note(constant, *units)) is not None):
+        notes.append(fixed)
+        help_ += f" {fixed.removeprefix('⚠️ ')}."
     return label, "n/a" if value is None else f"{value:.3f}", help_, notes
 
 
@@ -1630,13 +1695,17 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
     samples, seed) and the values per label in a lazy expander."""
     gjob = r.gamma
     _, units = coverage(ws.key, ws, c.sets, c.label)
+    constant = constant_labels_of(ws.key, ws, c.sets, c.label)
     # The heading, the tiles and why they differ in one element: a subheader and a caption
     # were two more for the browser to mount on every visit (docs/performance.md, "Issue 29,
     # tenth pass: the Annotators page's first screen, second cut").
     with st.container(key="ann_tiles"):
         st.html(tiles_html([tile(name, values.get(name), gjob is None and name in GAMMA_MEASURES,
-                                 units.get(name)) for name in MANY_NAMES],
-                           heading=f"All {len(c.sets)} sets together", note=WHY_THEY_DIFFER))
+                                 units.get(name), constant.get(name, ()))
+                            for name in MANY_NAMES],
+                           heading=f"All {len(c.sets)} sets together"
+                           + ("" if c.label is None else f", label {c.label}"),
+                           note=WHY_THEY_DIFFER))
     # The notes of the jobs still running (or failed) in a slot: as they go, the expander below
     # keeps its place.
     waiting = [job for job in (r.many, gjob)

@@ -51,6 +51,7 @@ from core.formats.ptc import ARTICLE_RE
 from core.formats.ptc import FORMAT as PTC
 from core.model import ROLES, Role
 from core.model.errors import Diagnostic
+from core.model.roles import brat_annotator_folders
 from core.plugins import load_formats
 from ui import file_reports, state, text_policy
 from ui.parsing import InChild, guarded_load
@@ -109,11 +110,14 @@ def _named_inputs(args: tuple[DataArg, ...], annotators: frozenset[str] = frozen
         elif path.is_dir():
             children = sorted(path.iterdir())
             names = frozenset(c.name.lower() for c in children)
+            # one brat folder per annotator: annotators, as the command line reads the folder
+            project = frozenset(brat_annotator_folders(path))
             for child in children:
                 if child.name.startswith(".") or _is_note(child) or _is_type_system(child) \
                         or (_is_companion(child.name, names) and child.is_file()):
                     continue
-                role = (_folder_role(child) if child.is_dir() and _ptc_articles(child)
+                role = ("annotator" if child in project
+                        else _folder_role(child) if child.is_dir() and _ptc_articles(child)
                         else state.guess_role(child.name))
                 if role == "system" and arg.path in annotators:
                     role = "annotator"

@@ -89,11 +89,12 @@ def table_markdown(df: pd.DataFrame, *, mark: bool = False) -> str:
 
 
 PAGE_TABLE_CSS = (
-    "<style>.ss-page-table{overflow-x:auto;max-width:100%;width:fit-content}"
+    "<style>.ss-page-table-box{container-type:inline-size}"
+    ".ss-page-table{overflow-x:auto;max-width:100%;width:fit-content}"
     ".ss-page-table table{border-collapse:collapse;font-size:.875rem;margin:0;"
     "font-variant-numeric:tabular-nums}"
     ".ss-page-table caption{caption-side:top;text-align:left;font-size:.875rem;opacity:.75;"
-    "padding:0 0 .4rem}"
+    "padding:0 0 .4rem;position:sticky;left:0;max-width:100cqw}"
     ".ss-page-table th,.ss-page-table td{padding:.3rem .75rem;white-space:nowrap;"
     "border:1px solid rgba(128,128,128,.3)}"
     ".ss-page-table th{font-weight:600;text-align:left;background:rgba(128,128,128,.08)}"
@@ -102,7 +103,10 @@ PAGE_TABLE_CSS = (
     + "}.ss-page-table:focus-visible{outline:2px solid #1c83e1;outline-offset:2px}</style>")
 """The style of :func:`page_table_html`: the theme's text colour, grey rules and header tint
 that read on the light and the dark theme alike, numbers right-aligned in even digits; a score
-above 1 bold, dark, on the tint the grid's marked cells have (:func:`ui.above_one.mark`)."""
+above 1 bold, dark, on the tint the grid's marked cells have (:func:`ui.above_one.mark`). The
+caption wraps at the column's width (``100cqw`` of the ``ss-page-table-box`` around the table)
+and stays in place while a table wider than the column scrolls sideways: laid out at the
+table's width, it ran off a phone's screen mid-word (tour20)."""
 
 
 def page_table_html(df: pd.DataFrame, *, caption: str, label: str) -> str:
@@ -121,11 +125,11 @@ def page_table_html(df: pd.DataFrame, *, caption: str, label: str) -> str:
     >>> print(page_table_html(pd.DataFrame({"document": ["<b>"], "P": [1.25], "n": [3]}),
     ...                       caption="Rows 1–1 of 1.", label="Per document"))
     ... # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
-    <style>...</style><div class="ss-page-table" role="region" tabindex="0"
-    aria-label="Per document"><table><caption>Rows 1–1 of 1.</caption><thead><tr><th
+    <style>...</style><div class="ss-page-table-box"><div class="ss-page-table" role="region"
+    tabindex="0" aria-label="Per document"><table><caption>Rows 1–1 of 1.</caption><thead><tr><th
     scope="col">document</th><th scope="col" class="n">P</th><th scope="col" class="n">n</th><th
     scope="col">above 1</th></tr></thead><tbody><tr><td>&lt;b&gt;</td><td class="n up">1.25</td><td
-    class="n">3</td><td>↑ P</td></tr></tbody></table></div>
+    class="n">3</td><td>↑ P</td></tr></tbody></table></div></div>
     """
     over_cols = set(above_one.score_columns(df))
     flags = above_one.above_one(df)
@@ -144,9 +148,10 @@ def page_table_html(df: pd.DataFrame, *, caption: str, label: str) -> str:
         if marked:
             cells.append(f"<td>{attr(f'↑ {flags.iloc[i]}') if flags.iloc[i] else ''}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'{PAGE_TABLE_CSS}<div class="ss-page-table" role="region" tabindex="0" '
-            f'aria-label="{attr(label)}"><table><caption>{attr(caption)}</caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+    return (f'{PAGE_TABLE_CSS}<div class="ss-page-table-box"><div class="ss-page-table" '
+            f'role="region" tabindex="0" aria-label="{attr(label)}"><table><caption>'
+            f"{attr(caption)}</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}"
+            "</tbody></table></div></div>")
 
 
 def _class(*names: str) -> str:

@@ -8,6 +8,7 @@ the input's format (:func:`format_decides`), each detects the format first and p
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
@@ -119,6 +120,49 @@ def folders_without_role(folder: Path) -> list[Path]:
             and role_word(c.name) is None]
 
 
+def _brat_documents(folder: Path) -> set[str]:
+    """The documents of the brat folder ``folder`` (``<doc>.ann`` with its ``<doc>.txt``, no
+    sub-folder), by name; empty for any other folder."""
+    try:
+        with os.scandir(folder) as entries:
+            found = [(e.name, e.is_dir()) for e in entries if not e.name.startswith(".")]
+    except OSError:
+        return set()
+    if any(is_dir for _, is_dir in found):
+        return set()
+    names = {n for n, _ in found}
+    return {n[: -len(".ann")] for n in names if n.endswith(".ann")
+            and n[: -len(".ann")] + ".txt" in names}
+
+
+def brat_annotator_folders(folder: Path) -> list[Path]:
+    """The sub-folders of ``folder`` whose names state no role (:func:`folders_without_role`)
+    that are one brat project laid out one folder per annotator (bratiaa's layout, Kolditz
+    2019), as :mod:`core.formats.brat` reads ``folder`` as one input (`validate`, `agree`):
+    two or more brat folders, each sharing at least half of its documents (``.ann`` with its
+    ``.txt``, by name) with another. ``spanscope app --data FOLDER`` reads them as annotators
+    (tour20: Lisa/, Maria/ and Max/ were three systems there, three annotators on the command
+    line). Names only: it runs with every page run. Empty for any other layout (a train/dev
+    split shares no document)."""
+    docs = {c: d for c in folders_without_role(folder) if (d := _brat_documents(c))}
+    out = [c for c, d in docs.items()
+           if any(2 * len(d & e) >= len(d) for o, e in docs.items() if o != c)]
+    return out if len(out) >= 2 else []
+
+
+def annotator_folders_note(folders: list[Path], given: str, *, paths: bool = True) -> str:
+    """The note on :func:`brat_annotator_folders` of the ``--data`` value ``given``: read as
+    annotators, as the command line reads the folder, and the option that gives another role
+    (``paths`` as in :func:`no_role_note`)."""
+    names = ", ".join(f"{f.name}/" for f in folders)
+    example = folders[0] if paths else PurePath(PurePath(given).name, folders[0].name)
+    given = given if paths else PurePath(given).name
+    return (f"note: --data {given}: the folders {names} hold the same brat documents, one "
+            "folder per annotator: read as annotators, as the command line reads the folder "
+            f"(validate, agree); another role: --data system={example} (or gold=), one folder "
+            "each")
+
+
 def no_role_note(folders: list[Path], given: str, *, paths: bool = True) -> str:
     """The note on the sub-folders of the ``--data`` value ``given`` whose names state no role
     (:func:`folders_without_role`): which they are, the words a name may state a role with, and
@@ -155,7 +199,10 @@ def role_notes(values: Iterable[tuple[str | None, str | None]], *, paths: bool =
     notes = []
     for role, path in values:
         if role is None and path is not None:
-            unnamed = folders_without_role(Path(path))
+            annotators = brat_annotator_folders(Path(path))
+            if annotators:
+                notes.append(annotator_folders_note(annotators, path, paths=paths))
+            unnamed = [f for f in folders_without_role(Path(path)) if f not in annotators]
             if unnamed:
                 notes.append(no_role_note(unnamed, path, paths=paths))
     return notes

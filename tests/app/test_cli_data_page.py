@@ -415,3 +415,26 @@ def test_a_data_value_that_names_its_format_is_read_in_it(
     ws = cli_data.cli_workspace()
     assert ws is not None and [(n, s.role) for n, s in ws.sets.items()] == [("gold", "gold")]
     assert [r.format for r in ws.reports] == ["doccano"]
+
+
+def test_brat_folders_of_one_project_without_role_are_annotators_as_the_command_line_reads_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tour20: bratiaa's layout (Lisa/, Maria/, Max/: one brat folder per annotator, the same
+    documents and texts) given as ``--data FOLDER``: `validate` and `agree` read the folder as
+    three annotators, the app read three systems ("Lisa (system)") and said it could not tell."""
+    project = tmp_path / "lead"
+    _brat(project / "Lisa", ABSTRACTS)
+    _brat(project / "Maria", {"101": (ABSTRACTS["101"][0], [(0, 5, "Gene")]),
+                              "102": ABSTRACTS["102"]})
+    _brat(project / "Max", ABSTRACTS)
+    cli_data._load.clear()
+    at = _app(monkeypatch, [{"role": None, "path": str(project)}], "pages/data.py")
+    ws = cli_data.cli_workspace()
+    assert ws is not None and all(r.ok for r in ws.reports)
+    assert {n: s.role for n, s in ws.sets.items()} == {
+        "Lisa": "annotator", "Maria": "annotator", "Max": "annotator"}
+    warnings = [w.value.replace("\\", "") for w in at.warning]
+    assert not [w for w in warnings if "name no role" in w]
+    (note,) = [w for w in warnings if "one folder per annotator" in w]
+    assert note.startswith("--data lead: the folders Lisa/, Maria/, Max/ hold the same brat "
+                           "documents, one folder per annotator: read as annotators")

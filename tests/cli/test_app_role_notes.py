@@ -65,3 +65,34 @@ def test_role_words_keep_the_role_they_state() -> None:
     assert [role_word(n) for n in ("gold", "preds", "system_b", "annotator_1", "ann-2",
                                    "curated.json", "inception_export", "brat_gold")] == [
         "gold", "system", "system", "annotator", "annotator", "gold", None, "gold"]
+
+
+def test_brat_folders_sharing_their_documents_are_annotators_not_a_role_to_guess(
+        tmp_path: Path) -> None:
+    """Tour20: bratiaa's layout (one brat folder per annotator) is read as annotators, as the
+    brat reader reads the whole folder (`validate`, `agree`); folders that share no document
+    (a train/dev split) or hold other files stay folders without a role."""
+    from core.model.roles import brat_annotator_folders
+
+    def brat(folder: Path, docs: list[str]) -> None:
+        folder.mkdir(parents=True)
+        for d in docs:
+            (folder / f"{d}.txt").write_text("Rome.\n", encoding="utf-8")
+            (folder / f"{d}.ann").write_text("T1\tLOC 0 4\tRome\n", encoding="utf-8")
+
+    lead = tmp_path / "lead"
+    for who in ("Lisa", "Maria", "Max"):
+        brat(lead / who, ["d1", "d2"])
+    (lead / "annotation.conf").write_text("[entities]\nLOC\n", encoding="utf-8")
+    assert [p.name for p in brat_annotator_folders(lead)] == ["Lisa", "Maria", "Max"]
+    (note,) = role_notes([(None, str(lead))])
+    assert note == (f"note: --data {lead}: the folders Lisa/, Maria/, Max/ hold the same brat "
+                    "documents, one folder per annotator: read as annotators, as the command "
+                    "line reads the folder (validate, agree); another role: --data "
+                    f"system={lead / 'Lisa'} (or gold=), one folder each")
+    assert role_notes([("annotator", str(lead))]) == []  # a role given: one input
+    split = tmp_path / "split"
+    brat(split / "train", ["d1", "d2"])
+    brat(split / "dev", ["d3"])
+    assert brat_annotator_folders(split) == []
+    assert "name no role" in role_notes([(None, str(split))])[0]

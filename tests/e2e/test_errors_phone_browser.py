@@ -14,7 +14,7 @@ import pytest
 
 from core.analysis.report import ReportInputs, build_report
 from core.formats import ReadOptions, load_path
-from tests.e2e.conftest import VIEWPORTS
+from tests.e2e.conftest import VIEWPORTS, shot
 from ui.errors import K_ERR_TAB, TABS
 
 pytestmark = pytest.mark.e2e
@@ -92,3 +92,26 @@ def test_report_fits_the_screen(vpage: Any, st_ui: SimpleNamespace, tmp_path: Pa
     assert all(b is not None for b in boxes)
     if vpage.viewport_name == "phone":
         assert len({round(b["x"]) for b in boxes if b}) == 1
+
+
+def test_a_page_tables_caption_stays_on_screen_beside_a_wide_table(app_url: str, vpage: Any,
+                                                                   st_ui: SimpleNamespace) -> None:
+    """Tour20: the categories table is wider than a phone's column (it scrolls sideways), and
+    its caption, laid out at the table's width inside the scrolling region, ran off the screen
+    mid-word ("... predicted spans per cate"). It wraps within the column now and stays put
+    when the table is scrolled."""
+    st_ui.open_page(vpage, app_url, "errors?sample=propaganda")
+    region = vpage.locator(".st-key-err_table .ss-page-table")
+    region.wait_for(timeout=60_000)
+    st_ui.wait_idle(vpage)
+    caption = vpage.locator(".st-key-err_table caption")
+    box, frame = caption.bounding_box(), region.bounding_box()
+    assert box is not None and frame is not None
+    assert box["x"] >= frame["x"] - 1 and box["x"] + box["width"] <= frame["x"] + frame["width"] + 1
+    if VIEWPORTS[vpage.viewport_name]["width"] < 500:  # the table is wider than the column
+        assert region.evaluate("e => e.scrollWidth > e.clientWidth")
+        region.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+        vpage.wait_for_timeout(100)
+        moved = caption.bounding_box()
+        assert moved is not None and abs(moved["x"] - box["x"]) <= 1
+    shot(vpage, f"errors_caption_{vpage.viewport_name}")

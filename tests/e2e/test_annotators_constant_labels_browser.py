@@ -1,0 +1,98 @@
+"""Annotators page in a real browser at 1440 and 390 px (tour20): Fleiss' κ and Krippendorff's
+α name the label every annotator used in every document, whose units agree whatever the spans.
+The files are ``tests/data/agreement/constant_label_brat/`` (our own sentences, three brat
+annotator folders), given to the server as ``--data FOLDER`` without a role
+(:data:`core.cli.launch.DATA_ENV`): the Data page reads them as annotators, as the command line
+does (tour20)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import VIEWPORTS, new_page
+from tests.servers import running
+
+pytestmark = pytest.mark.e2e
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "agreement" / "constant_label_brat"
+NOTE = ("LOC: every annotator used it in every document, so 3 of the 9 units agree whatever "
+        "the spans; only the other labels' 6 can disagree")
+
+
+@pytest.fixture(scope="module")
+def lead_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server on the project folder as a lead starts it, ``spanscope app --data FOLDER``
+    (no role: its A/, B/ and C/ are one brat folder per annotator); the tests only read."""
+    home = tmp_path_factory.mktemp("constant_home")
+    env = dict(os.environ, HOME=str(home), SPANSCOPE_STORE=str(home / "s.sqlite"),
+               SPANSCOPE_DATA=json.dumps([{"role": None, "path": str(DATA)}]))
+    with running([sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")], cwd=ROOT,
+                 env=env, timeout=90) as server:
+        yield server.url
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_document_level_tiles_name_the_label_in_every_document(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "annotators")
+        tiles = page.locator(".st-key-ann_tiles")
+        tiles.wait_for(timeout=90_000)
+        notes = tiles.locator("dd.note", has_text=NOTE)
+        assert notes.count() == 2  # Fleiss' κ and Kripp. α, not α_U nor γ
+        width = VIEWPORTS[viewport]["width"]
+        for i in range(2):
+            box = notes.nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert tiles.locator("dd.value").first.inner_text() == "0.703"  # by hand: README
+        notes.first.scroll_into_view_if_needed()
+        st_ui.shot(page, f"annotators_constant_label_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_label_filter_is_named_on_the_matrix_and_the_tiles(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "annotators?ann_label=LOC")
+        caption = page.locator(".st-key-ann_matrix caption")
+        caption.wait_for(timeout=90_000)
+        assert caption.inner_text() == "char-kappa of label LOC, every pair"
+        heading = page.get_by_role("heading", name="All 3 sets together, label LOC")
+        heading.scroll_into_view_if_needed()
+        box = heading.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
+        st_ui.shot(page, f"annotators_label_filter_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_a_folder_of_brat_annotator_folders_is_read_as_annotators(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "data")
+        notice = page.get_by_text("The app was started with files from disk")
+        notice.wait_for(timeout=90_000)
+        assert "A (annotator), B (annotator), C (annotator)" in notice.inner_text()
+        note = page.get_by_text("one folder per annotator: read as annotators")
+        assert note.count() == 1 and not page.get_by_text("name no role").count()
+        box = note.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
+        st_ui.shot(page, f"data_brat_annotator_folders_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
