@@ -20,13 +20,15 @@ draws it in the theme's own code colours, which plain HTML does not know.
 '<div class="ss-caption">Spans &amp; &lt;labels&gt;</div>'
 >>> text_html(b("3"), " of ", b("<4>"), " listed")
 '<div class="ss-text"><strong>3</strong> of <strong>&lt;4&gt;</strong> listed</div>'
+>>> caption_html("a\\nb\\x07")
+'<div class="ss-caption">a b\\\\x07</div>'
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from ui.escape import attr
+from ui.escape import attr, literal
 
 CAPTION_CLASS = "ss-caption"
 """The class of a caption drawn as plain HTML (:func:`caption_html`); ``ui.sidebar.CAPTION_CSS``
@@ -41,19 +43,25 @@ class Markup(str):
     """A part already escaped: :func:`b` and :func:`em` make them."""
 
 
+def _shown(text: object) -> str:
+    """``text`` escaped for HTML, on one line, control characters spelt out (as
+    ``ui.escape.md`` shows a name in Markdown)."""
+    return attr(literal(text))
+
+
 def b(text: object) -> Markup:
     """``text`` in bold, escaped (Markdown's ``**...**``)."""
-    return Markup(f"<strong>{attr(text)}</strong>")
+    return Markup(f"<strong>{_shown(text)}</strong>")
 
 
 def em(text: object) -> Markup:
     """``text`` emphasised, escaped (Markdown's ``*...*``)."""
-    return Markup(f"<em>{attr(text)}</em>")
+    return Markup(f"<em>{_shown(text)}</em>")
 
 
 def join(*parts: object) -> str:
     """The parts as HTML: a :class:`Markup` part as it is, any other escaped."""
-    return "".join(p if isinstance(p, Markup) else attr(p) for p in parts)
+    return "".join(p if isinstance(p, Markup) else _shown(p) for p in parts)
 
 
 def caption_html(*parts: object) -> str:
