@@ -807,6 +807,7 @@ average, the collected ones kept (what a revisit allocates, garbage included).""
 ELEMENT_COUNTS_JS = """() => {
   const n = (sel) => document.querySelectorAll(sel).length;
   const kinds = {markdown: "[data-testid='stMarkdownContainer']",
+                 caption: "[data-testid='stCaptionContainer']",
                  html: "[data-testid='stHtml']", grid: "[data-testid='stDataFrame']",
                  plotly: ".js-plotly-plot", vega: "[data-testid='stVegaLiteChart']",
                  page_link: "[data-testid='stPageLink-NavLink']"};
@@ -820,8 +821,9 @@ ELEMENT_COUNTS_JS = """() => {
   return out;
 }"""
 """``--heap-sampling``: after each revisit, how many elements of each kind the page and the
-sidebar hold (a Markdown container, an ``st.html`` element, a data grid, a plotly or Vega chart,
-a page link): what the revisit's allocation by script file is spread over (issue 29, twentieth
+sidebar hold (a Markdown container: a widget's or a page link's label, a heading, ``st.markdown``;
+a caption, parsed as Markdown too; an ``st.html`` element, a data grid, a plotly or Vega chart, a
+page link): what the revisit's allocation by script file is spread over (issue 29, twentieth
 pass)."""
 
 
