@@ -1,13 +1,11 @@
 """Short texts drawn as plain HTML (``st.html``) instead of Markdown (issue 29).
 
 ``st.caption`` and ``st.markdown`` send their text to the browser, which parses it as Markdown
-on every run of the page (Streamlit's ``StreamlitMarkdown``: a parser, a syntax tree, React
-elements): the largest allocator of a warm revisit, 3-6 MiB of the 9-16 MiB a revisit puts on
-the browser's heap, whose young generation fills about every other revisit and is collected in
-the middle of the next page's mount (docs/performance.md, issue 29, nineteenth and twentieth
-passes). A caption or a line of bold text needs no parser: as HTML the browser only sanitises
-it. The nineteenth pass drew the Overview's captions this way; this module is that for every
-page.
+on every run of the page. A caption or a line of bold text needs no parser: as HTML the browser
+only sanitises it, and the page looks the same (docs/performance.md, issue 29, twentieth pass:
+the pages' screenshots byte-identical). What it saves of the browser's heap is too small to
+measure: on a page of 30 captions, a rerun allocated about as much with the same texts as
+``st.html`` (each element's cost is React's and its styled wrappers', not the parser's).
 
 A text is given as parts: a ``str`` is text, always escaped (a file name, a label, a document
 id can hold ``<`` and ``&``); :func:`b` and :func:`em` mark a part bold or emphasised, as
