@@ -9,8 +9,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import ahead, cli_data, current, jobs, query, shutdown, sidebar, state, uploads
-from ui.escape import md
+from ui import ahead, cli_data, current, jobs, plain, query, shutdown, sidebar, state, uploads
 
 ROOT = Path(__file__).resolve().parent
 
@@ -66,15 +65,16 @@ try:  # the end is marked however the run ends: a bug, a stop, a rerun (st.rerun
             st.caption(uploads.sidebar_caption(current.source_workspace()))
         elif st.session_state.get(state.K_SOURCE) == cli_data.SOURCE:
             ws = current.workspace()
-            st.caption(f"Showing **files from the command line**: "
-                       f"{md(cli_data.describe(ws)) or 'none'}. Change on 📂 Data.")
+            # Plain HTML, not Markdown: drawn on every run of every page (ui.plain)
+            plain.caption("Showing ", plain.b("files from the command line"), ": ",
+                          cli_data.describe(ws) or "none", ". Change on 📂 Data.")
         elif samples:
             # Bound to ?sample= and rendered on every page: the corpus travels with every link.
             st.selectbox("Sample corpus", samples, key=state.K_SAMPLE, bind="query-params",
                          help="Bundled corpora under sample_data/. Upload your own on the Data "
                          "page.")
         else:
-            st.caption("No bundled sample corpus found; upload files on the 📂 Data page.")
+            plain.caption("No bundled sample corpus found; upload files on the 📂 Data page.")
         sidebar.close_on_phone()  # on a phone the sidebar covers the page: close it after a link
 
     for notice in link_notices:

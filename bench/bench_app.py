@@ -804,6 +804,29 @@ HEAP_SAMPLING_BYTES = 16_384
 average, the collected ones kept (what a revisit allocates, garbage included)."""
 
 
+ELEMENT_COUNTS_JS = """() => {
+  const n = (sel) => document.querySelectorAll(sel).length;
+  const kinds = {markdown: "[data-testid='stMarkdownContainer']",
+                 caption: "[data-testid='stCaptionContainer']",
+                 html: "[data-testid='stHtml']", grid: "[data-testid='stDataFrame']",
+                 plotly: ".js-plotly-plot", vega: "[data-testid='stVegaLiteChart']",
+                 page_link: "[data-testid='stPageLink-NavLink']"};
+  const out = {};
+  for (const [where, root] of [["main", "[data-testid='stMain']"],
+                               ["sidebar", "[data-testid='stSidebar']"]]) {
+    for (const [kind, sel] of Object.entries(kinds)) {
+      out[`${where}_${kind}`] = n(`${root} ${sel}`);
+    }
+  }
+  return out;
+}"""
+"""``--heap-sampling``: after each revisit, how many elements of each kind the page and the
+sidebar hold (a Markdown container: a widget's or a page link's label, a heading, ``st.markdown``;
+a caption, parsed as Markdown too; an ``st.html`` element, a data grid, a plotly or Vega chart, a
+page link): what the revisit's allocation by script file is spread over (issue 29, twentieth
+pass)."""
+
+
 def _start_heap_sampling(cdp: Any) -> None:
     cdp.send("HeapProfiler.startSampling", {
         "samplingInterval": HEAP_SAMPLING_BYTES, "includeObjectsCollectedByMajorGC": True,
@@ -812,7 +835,7 @@ def _start_heap_sampling(cdp: Any) -> None:
 
 def _stop_heap_sampling(cdp: Any) -> dict[str, Any]:
     """What was allocated since :func:`_start_heap_sampling`: ``allocated_mib`` and its MiB by
-    the script file of the allocation's nearest frame with a URL (``by_file_mib``, the five
+    the script file of the allocation's nearest frame with a URL (``by_file_mib``, the eight
     largest; :func:`trace_clock._file_of` names)."""
     sys.path.insert(0, str(ROOT / "bench"))
     from trace_clock import _file_of
@@ -836,7 +859,7 @@ def allocated_by_file(profile: dict[str, Any], file_of: Any) -> dict[str, Any]:
     for sample in profile.get("samples", ()):
         name = files.get(sample["nodeId"], "(no script)")
         by_file[name] = by_file.get(name, 0.0) + sample["size"] / 2**20
-    top = sorted(by_file.items(), key=lambda kv: -kv[1])[:5]
+    top = sorted(by_file.items(), key=lambda kv: -kv[1])[:8]
     return {"allocated_mib": round(sum(by_file.values()), 2),
             "by_file_mib": {k: round(v, 2) for k, v in top}}
 
@@ -1163,6 +1186,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                     "span_ms": (clock["t0_ms"], clock["t1_ms"])}
                             if heap_sampling:
                                 heap.update(_stop_heap_sampling(cdp))
+                                heap["elements"] = page.evaluate(ELEMENT_COUNTS_JS)
                             revisit_heap.append(heap)
                             worker = round(descendants_cpu_s(proc.pid) - worker0, 2)
                             revisit_worker.setdefault(title, []).append(worker)

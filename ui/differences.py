@@ -32,7 +32,7 @@ from core.metrics.mafalda_order import GoldOrder
 from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
-from ui import levels, state
+from ui import levels, plain, state
 from ui.escape import md, plot
 from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
@@ -693,13 +693,13 @@ def choose(ws: Workspace) -> Choice:
                              bind="query-params", horizontal=True)
     tax = taxonomy_for(ws, ref, system)
     if tax.name != "MAFALDA" and levels.has_levels(ws):  # only beside a level control
-        st.caption(f"The labels of {md(ref)} and {md(system)} are not MAFALDA's fallacies: each "
-                   "label is its own class, so level 1 equals level 2 and level 0 asks 'any "
-                   "label or none'.")
+        plain.caption(f"The labels of {ref} and {system} are not MAFALDA's fallacies: each "
+                      "label is its own class, so level 1 equals level 2 and level 0 asks 'any "
+                      "label or none'.")
     elif not levels.has_levels(ws, ref, system):  # no level control: say what "level 2" is
-        st.caption(f"The labels of {md(ref)} and {md(system)} have no taxonomy, so there is no "
-                   "level to choose: “level 2” below means the labels as they are, each its own "
-                   "class.")
+        plain.caption(f"The labels of {ref} and {system} have no taxonomy, so there is no "
+                      "level to choose: “level 2” below means the labels as they are, each its "
+                      "own class.")
     return Choice(ref, system, int(level), mvariant, SHOWN_MEASURES[shown_measure])
 
 
@@ -793,13 +793,13 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
         st.info(f"{md(c.ref)} has no document.", icon="ℹ️")
         st.stop()
     n_diff = int((df["F1 difference"].abs() > 1e-12).sum())
-    st.caption(f"{n_diff:,} of {len(df):,} texts score differently. Click a point or a row to "
-               "open the text on the 📄 Documents page.")
+    plain.caption(f"{n_diff:,} of {len(df):,} texts score differently. Click a point or a row "
+                  "to open the text on the 📄 Documents page.")
     left, right = st.columns([3, 2])
     with left:
         picked = _scatter(df, c)
     with right:
-        st.markdown("**Why the texts differ**")
+        plain.text(plain.b("Why the texts differ"))
         # A Markdown table (small_table: 12 rows), not a data grid: the grid cut "what it
         # does" at the column's edge at 1,440 px and on a phone, and the explanation is what a
         # reader comes for (tour19).
@@ -809,13 +809,13 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
             with st.container(key="diff_reasons"):
                 st.markdown(legend_markdown(legend[here]))
         else:
-            st.caption("No text here carries one of the reasons below.")
+            plain.caption("No text here carries one of the reasons below.")
         if not here.all():  # the others, closed: they would push the page down for nothing
             with st.expander(f"The other reasons ({int((~here).sum())}, in none of these "
                              "texts)"), st.container(key="diff_reasons_other"):
                 st.markdown(legend_markdown(legend[~here].drop(columns="texts")))
-    st.markdown("**The texts where the two metrics differ most** (|MAFALDA F1 − Martino F1|, "
-                "largest first)")
+    plain.text(plain.b("The texts where the two metrics differ most"),
+               " (|MAFALDA F1 − Martino F1|, largest first)")
     shown = paginate(df, key=K_DIFF_PAGE)
     table_event = st.dataframe(shown, hide_index=True, key=K_DIFF_TABLE, on_select="rerun",
                                selection_mode="single-row",
@@ -825,9 +825,9 @@ def text_by_text(ws: Workspace, c: Choice) -> None:
                                placeholder="—")
     picked = selected_document(table_event, shown) or picked
     download_buttons(df, f"metric_differences_{c.system}", key="dl_diff_docs")
-    st.caption("weight pooled: the text's share of all gold and predicted spans, i.e. its weight "
-               "in Martino's pooled sums; weight averaged: 1/N, its weight in MAFALDA's "
-               "average.")
+    plain.caption("weight pooled: the text's share of all gold and predicted spans, i.e. its "
+                  "weight in Martino's pooled sums; weight averaged: 1/N, its weight in "
+                  "MAFALDA's average.")
     if picked is not None:
         # The sets, level and variant are bound here under the Documents page's own keys, so
         # they travel in session state. switch_page may neither set nor clear query parameters

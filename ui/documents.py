@@ -21,7 +21,7 @@ from core.metrics import registry
 from core.model import AnnotationSet
 from core.render import highlight, passages
 from core.render.html import esc
-from ui import above_one, doc_switch, export, jobs, levels, results, state, uploads
+from ui import above_one, doc_switch, export, jobs, levels, plain, results, state, uploads
 from ui import errors as err_ui
 from ui import hateval as hateval_ui
 from ui.escape import md
@@ -484,7 +484,7 @@ def stepper(ids: list[str], doc: str) -> None:
                help="Previous document in this order (key P)")
     # The keys are in the buttons' own labels and help (a keyboard's hint, meaningless on a
     # touch screen, tour 7 item 8), not in this caption.
-    row.caption(f"Document {pos:,} of {len(ids):,} in this order")
+    row.html(plain.caption_html(f"Document {pos:,} of {len(ids):,} in this order"))
     row.button("Next ▶", key="doc_next", shortcut="N", on_click=_step, args=(next_doc,),
                disabled=next_doc is None, width="stretch",
                help="Next document in this order (key N)")
@@ -718,9 +718,9 @@ def listing(ws: Workspace, v: View) -> Listing:
                         key=state.K_DOC_SORT, bind="query-params")
     order = document_order(ws.key, ws, v.set_a, v.set_b, sort, v.metric, v.variant, v.level)
     if left := pair_documents(ws.key, ws, v.set_a, v.set_b)[1]:
-        st.caption("Not listed: documents only other sets hold ("
-                   + ", ".join(f"{n:,} of {md(name)}" for name, n in left.items())
-                   + f"); neither {md(v.set_a)} nor {md(v.set_b)} annotates them.")
+        plain.caption("Not listed: documents only other sets hold ("
+                      + ", ".join(f"{n:,} of {name}" for name, n in left.items())
+                      + f"); neither {v.set_a} nor {v.set_b} annotates them.")
     ids = search_documents(ws.key, ws, tuple(order), query)
     category, label_filter = _error_filters(ws, v)
     if category != err_ui.ALL or label_filter != err_ui.ALL:
@@ -818,7 +818,7 @@ def pick(ws: Workspace, v: View, listed: Listing) -> str:
     if listed.sort in ("score", "disagreement"):
         describe = doc_label_func(ws.key, ws, v.set_a, v.set_b, listed.sort, v.metric,
                                   v.variant, v.level)
-        st.caption(f"Sorted {DOC_SORTS[listed.sort]}: {md(describe(doc))}")
+        plain.caption(f"Sorted {DOC_SORTS[listed.sort]}: {describe(doc)}")
     return doc
 
 

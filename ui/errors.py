@@ -58,7 +58,7 @@ from core.render.palette import (
     OKABE_ITO,
     STATUS_TEXT,
 )
-from ui import above_one, jobs, levels, paging, results, state
+from ui import above_one, jobs, levels, paging, plain, results, state
 from ui.escape import md, plot
 from ui.set_names import full_name_help
 from ui.small_table import page_table_html
@@ -965,9 +965,10 @@ def setup(ws: state.Workspace) -> Setup:
     if not systems:
         st.info("Only the reference set is loaded: add a system or annotator file.", icon="ℹ️")
         st.stop()
-    st.caption("Every reference span and every prediction gets one category from its best "
-               "overlapping pair (docs/errors.md): " + "; ".join(
-                   f"**{c}**: {h}" for c, h in CATEGORY_HELP.items()) + ".")
+    named = [part for i, (c, h) in enumerate(CATEGORY_HELP.items())
+             for part in (("; " if i else ""), plain.b(c), f": {h}")]
+    plain.caption("Every reference span and every prediction gets one category from its best "
+                  "overlapping pair (docs/errors.md): ", *named, ".")
     return Setup(ref, level, systems, max(len(ws.sets[n].spans) for n in (ref, *systems)))
 
 
@@ -1123,9 +1124,9 @@ def categories(ws: state.Workspace, s: Setup) -> None:
     # The table's downloads under it, before the links: the keyboard's order is the page's
     # (tour 4 item 11a).
     download_buttons(ok, "error_categories", key="dl_err_categories")
-    st.caption("Click a link below (or a bar of the chart in "
-               f"{TABS[1]}) to open the Documents page on the documents holding spans of that "
-               "category.")
+    plain.caption("Click a link below (or a bar of the chart in "
+                  f"{TABS[1]}) to open the Documents page on the documents holding spans of "
+                  "that category.")
     category_links(ws, s)
 
 
@@ -1133,8 +1134,8 @@ def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
     """The category counts of every system as a stacked bar chart (all spans or errors only,
     counts or shares); a bar segment opens the documents holding that category."""
     st.header("Error categories, every system")
-    st.caption("Click a bar segment to open the Documents page on the documents holding spans "
-               "of that category.")
+    plain.caption("Click a bar segment to open the Documents page on the documents holding "
+                  "spans of that category.")
     v1, v2 = st.columns(2)
     view = _view(v1)
     scale = v2.radio("Scale", SCALES, key=K_ERR_SCALE, bind="query-params", horizontal=True,

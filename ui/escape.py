@@ -52,6 +52,13 @@ def md(value: object) -> str:
     return "".join("\\" + ch if ch in _SPECIAL else ch for ch in text)
 
 
+def literal(value: object) -> str:
+    """``value`` on one line with its control characters spelt out, as :func:`md` shows it, but
+    not escaped: for a text escaped as HTML (``ui.plain``)."""
+    text = _BREAKS.sub(" ", str(value))
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
 def code(value: object) -> str:
     """``value`` as an inline code span: fenced with more backticks than it holds in a row.
 

@@ -8,7 +8,8 @@ import streamlit as st
 from core.metrics import registry
 from ui import above_one, results, state, summaries
 from ui import hateval as hateval_ui
-from ui.escape import attr, code, md
+from ui.escape import code, md
+from ui.plain import CAPTION_CLASS, caption_html  # noqa: F401 (named here by the tests)
 from ui.small_table import NOWRAP_COLUMNS, small_table
 from ui.state import Workspace
 
@@ -87,25 +88,6 @@ def refused(ws: Workspace) -> None:
                    "(details on 📂 Data).", icon="⚠️")
     for r in bad:
         st.error(f"Refused (role {r.role}): {md(r.error)}", icon="❌")
-
-
-CAPTION_CLASS = "ss-caption"
-"""The class of a caption drawn as plain HTML (:func:`caption_html`); ``ui.sidebar.CAPTION_CSS``
-gives it the look of ``st.caption``."""
-
-
-def caption_html(text: str) -> str:
-    """``text`` (plain, no Markdown) as a caption for ``st.html``, escaped.
-
-    ``st.caption`` parses its text as Markdown in the browser on every visit of the page: the
-    Overview's nine captions under its "Where next" links allocated some 1.7 MiB of the
-    browser's heap per visit, the garbage that brings its collections into the next clicks
-    (docs/performance.md, issue 29, nineteenth pass); as HTML the browser only sanitises it.
-
-    >>> caption_html("Spans & <labels>")
-    '<div class="ss-caption">Spans &amp; &lt;labels&gt;</div>'
-    """
-    return f'<div class="{CAPTION_CLASS}">{attr(text)}</div>'
 
 
 WHERE_COLUMNS = 3

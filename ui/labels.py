@@ -36,7 +36,7 @@ from core.model import NOTHING, Span
 from core.model.errors import SpanScopeError
 from core.render.highlight import span_items
 from core.render.palette import OKABE_ITO
-from ui import escape, levels, paging, results, state
+from ui import escape, levels, paging, plain, results, state
 from ui.theme import theme_ink
 from ui.widgets import download_buttons, safe_csv, set_pair
 
@@ -711,10 +711,10 @@ def heatmap_view(ws: state.Workspace, c: Choice, m: LabelMatrix) -> list[Cell | 
     if c.view == "confusion":
         grey = ("; grey: optional (⊥) gold spans left unpredicted, not an error for MAFALDA"
                 if c.gold_alternatives else "")
-        st.caption(f"Blue: label against label; orange: missed and spurious spans{grey}. Click "
-                   "a cell to list its spans.")
+        plain.caption(f"Blue: label against label; orange: missed and spurious spans{grey}. "
+                      "Click a cell to list its spans.")
     else:
-        st.caption("Click a cell to list its spans.")
+        plain.caption("Click a cell to list its spans.")
     # Lazy: a closed expander draws nothing (a data grid rebuilt on every visit and widget
     # change, docs/performance.md, issue 29).
     table = st.expander("The matrix as a table", key=K_LAB_TABLE, on_change="rerun")
@@ -796,7 +796,7 @@ def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
                         format_func=lambda x: cell_option(m, x),
                         placeholder=cell_option(m, None), bind="query-params")
     if cell is None:
-        st.caption("Choose a cell above, or click one in the heatmap.")
+        plain.caption("Choose a cell above, or click one in the heatmap.")
         st.stop()
     row, column = cell
     count, total = m.count(row, column), m.row_totals.get(row, 0)
@@ -818,8 +818,8 @@ def spans_behind(ws: state.Workspace, c: Choice, m: LabelMatrix,
                           selection_mode="single-row", key=table_key,
                           column_config={col: st.column_config.TextColumn(width="medium")
                                          for col in text_columns}, placeholder="—")
-    st.caption("Select a row to open its document on the Documents page, with both sets and "
-               "the gold span selected.")
+    plain.caption("Select a row to open its document on the Documents page, with both sets "
+                  "and the gold span selected.")
     _pairs_download(ws, c, cell)
     rows_picked = picked["selection"]["rows"]
     if rows_picked:

@@ -21,7 +21,7 @@ from core.metrics import registry
 from core.metrics.stats import FEW_DOCUMENTS
 from core.model import AnnotationSet, Corpus
 from core.model.errors import format_ids, warning_kind
-from ui import above_one, charts, levels, results, state
+from ui import above_one, charts, levels, plain, results, state
 from ui import hateval as hateval_ui
 from ui.curation import undecided
 from ui.escape import code, md
@@ -630,9 +630,11 @@ def one_system(ws: Workspace, s: Setup) -> Detail:
                  f"{md(result.error)}", icon="❌")
         return d
     # One caption element, not two (each element is mounted again on every visit)
-    st.caption(results.overall_caption(result) + (
-        f"\n\n{taxonomy_note(ws.key, ws, s.ref, (system,))}"
-        if "taxonomy" in entry.options else ""))
+    if "taxonomy" in entry.options:
+        st.caption(f"{results.overall_caption(result)}\n\n"
+                   f"{taxonomy_note(ws.key, ws, s.ref, (system,))}")
+    else:  # plain text: no Markdown to parse on every visit (ui.plain)
+        plain.caption(results.overall_caption(result))
     said = result_warnings(result)
     if said is not None:
         st.warning(said, icon="⚠️")

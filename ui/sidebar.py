@@ -61,11 +61,15 @@ asks of a focus indicator (SC 1.4.11, 2.4.13) against the sidebar of both of Str
 (3.5:1 on the light #f0f2f6, 3.8:1 on the dark #262730); the theme follows the browser."""
 
 CAPTION_CSS = ("<style>[data-testid='stCaptionContainer'],.ss-caption{opacity:.75}"
-               ".ss-caption{font-size:.875rem;line-height:1.6}</style>")
+               ".ss-caption{font-size:.875rem;line-height:1.6}"
+               ":is(.ss-caption,.ss-text){word-break:break-word;overflow-wrap:break-word}"
+               ":is(.ss-caption,.ss-text) strong{font-weight:600}</style>")
 """Captions at 4.5:1 or more on both themes: Streamlit draws ``st.caption`` at opacity 0.6, 3.9:1
 on the light theme's white (WCAG 2.1 SC 1.4.3 asks 4.5:1 for text; axe-core's colour-contrast
 rule on every page, docs/dashboard.md "Accessibility"). A caption drawn as HTML
-(``ui.home.caption_html``, class ``ss-caption``) gets the same size, line height and opacity."""
+(``ui.plain.caption_html``, class ``ss-caption``) gets the same size, line height and opacity,
+and it and a line of text drawn as HTML (``ui.plain.text_html``, class ``ss-text``) break a long
+word and weigh bold text as Streamlit's Markdown does (issue 29, twentieth pass)."""
 
 HEADING_CSS = ("<style>[data-testid='stMain'] h2{font-size:1.75rem;padding:.75rem 0 1rem}"
                "[data-testid='stMain'] h3{font-size:1.5rem;padding:.5rem 0 1rem}"

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -275,3 +276,15 @@ def open_rename(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
+
+
+def plain_texts(node: Any) -> list[str]:
+    """The captions and lines of text drawn as plain HTML (:mod:`ui.plain`) under ``node``, as
+    a reader sees them: the tags dropped, the entities read back."""
+    import html
+
+    from ui import plain
+
+    marks = (f'<div class="{plain.CAPTION_CLASS}">', f'<div class="{plain.TEXT_CLASS}">')
+    return [html.unescape(re.sub(r"<[^>]+>", "", h.proto.body)) for h in node.get("html")
+            if h.proto.body.startswith(marks)]

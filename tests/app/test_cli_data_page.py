@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from core.cli.launch import DATA_ENV
-from tests.app.conftest import frame_of
+from tests.app.conftest import frame_of, plain_texts
 from ui import cli_data, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +44,7 @@ def test_files_with_roles_open_and_are_named(monkeypatch: pytest.MonkeyPatch) ->
         ("gold", "gold"), ("system_b", "system")]
     info = " ".join(i.value for i in at.info).replace("\\", "")  # names are shown escaped
     assert "--data" in info and "gold.json (gold)" in info and "system_b.json (system)" in info
-    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    sidebar = " ".join(plain_texts(at.sidebar))  # plain HTML (ui.plain), not escaped Markdown
     assert "files from the command line" in sidebar and "system_b.json (system)" in sidebar
     assert at.radio(key=state.K_SOURCE).value == "cli"
     assert at.metric[0].value == f"{len(ws.corpus.texts):,}"  # the summary is of these files
@@ -130,7 +130,7 @@ def test_a_refused_file_is_on_the_overview_with_the_command_lines_syntax(
     assert "june.jsonl" in errors and "refused" in " ".join(w.value for w in at.warning)
     assert f"--data annotator={tmp_path / 'june.jsonl'}" in errors  # no role box for --data
     assert "Annotation sets" in [m.label for m in at.metric]
-    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    sidebar = " ".join(plain_texts(at.sidebar))  # plain HTML (ui.plain), not escaped Markdown
     assert "gold.jsonl (gold)" in sidebar and "june.jsonl (system)" not in sidebar
     assert "refused: june.jsonl" in sidebar
 
@@ -164,7 +164,7 @@ def test_files_of_one_tool_given_one_by_one_are_read_as_annotators_too(
     assert all(any(d.message == cli_data.GUESSED_ANNOTATOR for d in r.diagnostics)
                for r in ws.reports)
     assert not at.error and len(ws.corpus.texts) == 2  # documents matched by their text
-    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    sidebar = " ".join(plain_texts(at.sidebar))  # plain HTML (ui.plain), not escaped Markdown
     assert "ayla.jsonl (annotator)" in sidebar and "june.jsonl (annotator)" in sidebar
 
 
@@ -260,7 +260,7 @@ def test_a_brat_folder_without_role_is_one_set_as_the_command_line_reads_it(
     assert {n: (s.role, s.span_count()) for n, s in ws.sets.items()} == {
         "annotator1": ("annotator", 4), "annotator2": ("annotator", 3), "rured": ("system", 1)}
     assert len(ws.corpus.texts) == 3
-    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    sidebar = " ".join(plain_texts(at.sidebar))  # plain HTML (ui.plain), not escaped Markdown
     assert "refused" not in sidebar and "annotator1 (annotator)" in sidebar
 
 

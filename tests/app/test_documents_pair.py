@@ -7,6 +7,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
+from tests.app.conftest import plain_texts
 from ui import state
 
 from .conftest import APP
@@ -45,7 +46,7 @@ def test_the_list_holds_the_pairs_documents_and_names_the_third_sets_left_out() 
     # corpus, listed; n7 only rured holds: not listed
     assert picker.label.startswith("Document (all 3)")
     assert set(picker.options) == {"r1", "r2", "t9"}
-    captions = " ".join(c.value for c in at.caption).replace("\\", "")
+    captions = " ".join(plain_texts(at.main))  # plain HTML (ui.plain), not escaped Markdown
     assert "Not listed: documents only other sets hold (1 of rured)" in captions
 
 
