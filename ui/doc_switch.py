@@ -70,10 +70,21 @@ export default function (component) {
   if (s) s.want = setTriggerValue;
   // The hidden copy on the Errors page (warm): this script's module and the component's first
   // mount made there, and the page told in an idle moment that the script runs; no box drawn.
+  // Not while a run is under way (a click's: its report would rerun the page the click opens),
+  // nor once the copy has left the page.
   if (data.warm) {
-    const report = () => setStateValue("ready", true);
-    if (window.requestIdleCallback) window.requestIdleCallback(report, {timeout: 2000});
-    else window.setTimeout(report, 200);
+    const later = (f) => (window.requestIdleCallback
+      ? window.requestIdleCallback(f, {timeout: 2000}) : window.setTimeout(f, 200));
+    const report = () => {
+      if (!parentElement.isConnected) return;
+      const app = document.querySelector('[data-testid="stApp"]');
+      if (app?.getAttribute("data-test-script-state") === "running") {
+        window.setTimeout(() => later(report), 100);
+        return;
+      }
+      setStateValue("ready", true);
+    };
+    later(report);
     return;
   }
   if (data.plain) {  // st.html draws the text: nothing here

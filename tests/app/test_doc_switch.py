@@ -376,9 +376,12 @@ def test_the_warm_copy_draws_nothing_and_reports_in_an_idle_moment() -> None:
     js = doc_switch._JS
     warm = js.index("if (data.warm) {")
     assert warm < js.index("if (data.plain)") < js.index('document.createElement("div")')
-    branch = js[warm:js.index("}", js.index("return;", warm))]
-    assert 'const report = () => setStateValue("ready", true);' in branch
-    assert "window.requestIdleCallback(report" in branch and "return;" in branch
+    branch = js[warm:js.index("later(report);\n    return;", warm) + len("later(report);")]
+    assert "window.requestIdleCallback(f, {timeout: 2000})" in branch and "later(report);" in branch
+    # never while a run is under way (a click's), nor once the copy has left the page
+    assert "if (!parentElement.isConnected) return;" in branch
+    assert 'getAttribute("data-test-script-state") === "running"' in branch
+    assert branch.index('=== "running"') < branch.index('setStateValue("ready", true)')
     assert "appendChild" not in branch and "innerHTML" not in branch
     assert ".st-key-doc_switch_warm {\n  display: none;\n}" in doc_switch._CSS.replace(
         ",\n.st-key", "\n.st-key")
