@@ -71,19 +71,14 @@ export default function (component) {
   // The hidden copy on the Errors page (warm): this script's module and the component's first
   // mount made there, and the page told in an idle moment that the script runs; no box drawn.
   // Not while a run is under way (a click's: its report would rerun the page the click opens),
-  // nor once the copy has left the page, nor before the preload's first screen is evaluated.
+  // nor once the copy has left the page.
   if (data.warm) {
     const later = (f) => (window.requestIdleCallback
       ? window.requestIdleCallback(f, {timeout: 2000}) : window.setTimeout(f, 200));
     const report = () => {
       if (!parentElement.isConnected) return;
       const app = document.querySelector('[data-testid="stApp"]');
-      // and after the libraries' preload has evaluated the Documents page's first screen
-      // (ui.chart_library): its run would hold that step back otherwise
-      const preload = window.__spanscopeCharts;
-      const screen = (window.__spanscopeDone || []).includes("first screen")
-        || !["waiting", "loading"].includes(preload);
-      if (app?.getAttribute("data-test-script-state") === "running" || !screen) {
+      if (app?.getAttribute("data-test-script-state") === "running") {
         window.setTimeout(() => later(report), 100);
         return;
       }

@@ -382,9 +382,6 @@ def test_the_warm_copy_draws_nothing_and_reports_in_an_idle_moment() -> None:
     assert "if (!parentElement.isConnected) return;" in branch
     assert 'getAttribute("data-test-script-state") === "running"' in branch
     assert branch.index('=== "running"') < branch.index('setStateValue("ready", true)')
-    # after the preload's first screen (ui.chart_library's state; none: at once)
-    assert '(window.__spanscopeDone || []).includes("first screen")' in branch
-    assert '|| !["waiting", "loading"].includes(preload);' in branch
     assert "appendChild" not in branch and "innerHTML" not in branch
     assert ".st-key-doc_switch_warm {\n  display: none;\n}" in doc_switch._CSS.replace(
         ",\n.st-key", "\n.st-key")
