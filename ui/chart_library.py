@@ -49,8 +49,9 @@ key, or a page switch): its evaluation, one long task, would land in the run's d
 
 Since the twentieth pass the order follows the page the tab is on when each step begins
 (:data:`SCREEN_FIRST`): on Errors the first screen, then plotly.js, each in a quiet moment, as
-above; on any other page plotly.js first, evaluated as soon as it is fetched (as before the
-nineteenth pass), then the first screen. A tab opened on Documents (the first page with
+above; on any other page plotly.js first, evaluated as soon as it is fetched when it is the
+first step (as before the nineteenth pass; a later step waits for a quiet moment on any page),
+then the first screen. A tab opened on Documents (the first page with
 ``--data``) evaluated plotly.js only in a quiet moment after the nineteenth pass, and Scores
 opened right after the first load at 100,000 documents more often waited for that evaluation
 itself (its first visit 1.46-2.61 s against 1.22-1.66 s, docs/performance.md).
@@ -92,7 +93,8 @@ SCREEN_FIRST = ("errors",)
 is :data:`FIRST` (the Documents page's first screen), evaluated in a quiet moment, and plotly.js
 after it, also in a quiet moment: the Errors page, whose category links open that screen with no
 chart (issue 29, nineteenth pass). On any other page plotly.js comes first and is evaluated as
-soon as it is fetched, whether a page run is under way or not: Overview, Data, Curation and
+soon as it is fetched when it is the preload's first step, whether a page run is under way or
+not (later it waits for a quiet moment, on any page): Overview, Data, Curation and
 Learn draw no chart on their first screen and have chart pages one click away, and a tab opened
 on Documents has drawn :data:`FIRST` itself (issue 29, twentieth pass: Scores' first visit
 after the first load waited for plotly.js's evaluation when it waited for a quiet moment)."""
@@ -187,9 +189,12 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
   };
   // Each step's files fetched first (module preload links), the first two steps' side by side
   // from the start; then evaluated in a quiet moment: a fetch under way when a click came no
-  // longer evaluates its module in the middle of that click's page. But plotly.js, on a page
-  // where it comes first, is evaluated once fetched, quiet or not (a run then under way is
-  // most likely the next page's, which may draw a chart: Scores' first visit waited for it).
+  // longer evaluates its module in the middle of that click's page. But plotly.js as the
+  // first step (a tab opened on a page where it comes first) is evaluated once fetched, quiet
+  // or not (a run then under way is most likely the next page's, which may draw a chart:
+  // Scores' first visit waited for it). Later, it waits for a quiet moment wherever the tab
+  // is: after the first screen on Errors, the page is often the Documents page a link just
+  // opened, and plotly.js evaluated then landed in that click's drawing (traced, twentieth pass).
   const ahead = new Map();
   const fetchStep = (s) => {
     if (!ahead.has(s)) ahead.set(s, fetched(s.urls));
@@ -210,7 +215,7 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
     }
     const step = next();
     w.__spanscopeOrder.push(step.name);
-    const now = step === chart && !screenFirst();
+    const now = step === chart && i === 0;
     fetchStep(step)
       .then(() => (now ? null : calm()))
       .then(() => Promise.all(step.urls.map((u) => import(u))))
