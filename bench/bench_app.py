@@ -1076,12 +1076,19 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 try:
                     for _ in range(repeat):
                         for title, sel in nav:
+                            # where the libraries' preload was (ui.chart_library; the steps it
+                            # had evaluated since the twentieth pass)
+                            clock_preload = page.evaluate(
+                                "() => [window.__spanscopeCharts || null, "
+                                "window.__spanscopeDone || null]")
                             took, clock = _nav_clocked(page, title, sel, timeout)
+                            clock["preload_at_click"] = clock_preload
                             pages.append(took)
                             pages_clock.append((title, clock))
                             steps.append((title, round(pages[-1], 3)))
-                            print(f"{title}: {pages[-1]:.2f} s, server peak RSS "
-                                  f"{peak_rss_mib(proc.pid)} MiB", file=sys.stderr, flush=True)
+                            print(f"{title}: {pages[-1]:.2f} s (in page {clock.get('in_page_s')}"
+                                  f" s; the preload at the click {clock_preload}), server peak "
+                                  f"RSS {peak_rss_mib(proc.pid)} MiB", file=sys.stderr, flush=True)
                             rss_after.setdefault(title, peak_rss_mib(proc.pid))
                         for _ in range(doc_switches):
                             # The selector lists the first DOC_CHOICES documents (search finds

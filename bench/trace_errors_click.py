@@ -120,7 +120,10 @@ LOAF = """() => {
   window.__clickState = null;
   const t0 = performance.timeOrigin;
   document.addEventListener('click', () => {
-    window.__clickState = window.__spanscopeCharts || null;
+    // the preload's state, and since the twentieth pass the steps it had evaluated
+    const done = window.__spanscopeDone;
+    window.__clickState = (window.__spanscopeCharts || null)
+      + (done ? ' [' + done.join(', ') + ']' : '');
   }, true);
   if (!PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) return;
   new PerformanceObserver((list) => {

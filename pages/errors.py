@@ -35,3 +35,6 @@ if slices.open is not False:
     with slices:
         slice_settings = errors.slices(ws, setup)
         errors.report(ws, setup, slice_settings)
+# Last, below everything: the highlights' component warmed for the first click of a category's
+# link (a hidden copy drawing nothing, until the session knows its script runs)
+documents.warm_highlights()

@@ -46,6 +46,15 @@ arrived), where the Documents page's first screen needs the grid and no chart. A
 Documents has drawn all of :data:`FIRST` already (those imports resolve at once), so plotly.js
 starts as early as before. And no step begins while a page run is under way (a person's click or
 key, or a page switch): its evaluation, one long task, would land in the run's drawing.
+
+Since the twentieth pass the order follows the page the tab is on when each step begins
+(:data:`SCREEN_FIRST`): on Errors the first screen, then plotly.js, each in a quiet moment, as
+above; on any other page plotly.js first, evaluated as soon as it is fetched when it is the
+first step (as before the nineteenth pass; a later step waits for a quiet moment on any page),
+then the first screen. A tab opened on Documents (the first page with
+``--data``) evaluated plotly.js only in a quiet moment after the nineteenth pass, and Scores
+opened right after the first load at 100,000 documents more often waited for that evaluation
+itself (its first visit 1.46-2.61 s against 1.22-1.66 s, docs/performance.md).
 """
 
 from __future__ import annotations
@@ -79,6 +88,16 @@ FIRST = ("DataFrame", *ELEMENTS)
 data grid (0.5 MB: Documents' list, also Scores' systems and the grids of Metric differences,
 Annotators and Curation) and :data:`ELEMENTS`; imported side by side in the preload's first
 step, before plotly.js (the Documents page draws no chart)."""
+SCREEN_FIRST = ("errors",)
+"""The pages (the last part of their address, ``app.PAGES``) on which the preload's next step
+is :data:`FIRST` (the Documents page's first screen), evaluated in a quiet moment, and plotly.js
+after it, also in a quiet moment: the Errors page, whose category links open that screen with no
+chart (issue 29, nineteenth pass). On any other page plotly.js comes first and is evaluated as
+soon as it is fetched when it is the preload's first step, whether a page run is under way or
+not (later it waits for a quiet moment, on any page): Overview, Data, Curation and
+Learn draw no chart on their first screen and have chart pages one click away, and a tab opened
+on Documents has drawn :data:`FIRST` itself (issue 29, twentieth pass: Scores' first visit
+after the first load waited for plotly.js's evaluation when it waited for a quiet moment)."""
 STYLES = ("DataFrame",)
 """Style sheets of :data:`CHUNKS` that Vite's loader fetches before it imports the chunk, and
 that the chunk's first element waits for (the grid's), linked with the first of
@@ -147,11 +166,43 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
     link.onerror = ok;  // the import below then fetches it, or fails
     w.document.head.appendChild(link);
   })));
-  // One chunk per quiet moment: a long parse, compile and run each, never two in one task.
-  // Each step's files are fetched first, then evaluated when the page is quiet: a fetch under
-  // way when a click came no longer evaluates its module in the middle of that click's page.
+  // The steps: the Documents page's first screen (its modules side by side), then each chunk
+  // alone, plotly.js the first of them. Which comes next follows the page the tab is on
+  // (its address's last part) when the step begins: on Errors (whose links open Documents'
+  // first screen; the pages named below) the first screen, else plotly.js (the next page a person
+  // opens from a page without a chart may draw one, and a tab opened on Documents has drawn
+  // the first screen already), then the rest in order.
+  const page = () => w.location.pathname.split("/").filter(Boolean).pop() || "home";
+  const screenFirst = () => SCREEN_FIRST_PAGES.includes(page());
+  const steps = [];
+  if (together.length) steps.push({name: "first screen", urls: together});
+  for (const u of urls) steps.push({name: u.split("/").pop().split(".")[0], urls: [u]});
+  const chart = steps.find((s) => s.name === "PlotlyChart");
+  const screen = steps.find((s) => s.name === "first screen");
+  // The steps' names as each began and as each was evaluated, for the tests and the traces.
+  w.__spanscopeOrder = [];
+  w.__spanscopeDone = [];
+  const next = () => {
+    const want = screenFirst() ? screen : chart;
+    const k = want ? steps.indexOf(want) : -1;
+    return steps.splice(k >= 0 ? k : 0, 1)[0];
+  };
+  // Each step's files fetched first (module preload links), the first two steps' side by side
+  // from the start; then evaluated in a quiet moment: a fetch under way when a click came no
+  // longer evaluates its module in the middle of that click's page. But plotly.js as the
+  // first step (a tab opened on a page where it comes first) is evaluated once fetched, quiet
+  // or not (a run then under way is most likely the next page's, which may draw a chart:
+  // Scores' first visit waited for it). Later, it waits for a quiet moment wherever the tab
+  // is: after the first screen on Errors, the page is often the Documents page a link just
+  // opened, and plotly.js evaluated then landed in that click's drawing (traced, twentieth pass).
+  const ahead = new Map();
+  const fetchStep = (s) => {
+    if (!ahead.has(s)) ahead.set(s, fetched(s.urls));
+    return ahead.get(s);
+  };
+  const calm = () => new Promise((ok) => quiet(ok));
   const load = (i = 0) => {
-    if (i >= urls.length) { w.__spanscopeCharts = "loaded"; return; }
+    if (!steps.length) { w.__spanscopeCharts = "loaded"; return; }
     w.__spanscopeCharts = "loading";
     if (i === 0) {
       for (const href of styles) {
@@ -160,20 +211,18 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
         link.href = href;
         w.document.head.appendChild(link);
       }
+      for (const s of [screen, chart]) if (s) fetchStep(s);
     }
-    const calm = () => new Promise((ok) => quiet(ok));
-    // The first step: what the Documents page's first screen needs (the grid, its elements),
-    // side by side, evaluated once they are fetched (not waiting for plotly.js's 4.7 MB,
-    // fetched meanwhile), then the chunk (plotly.js), each in a quiet moment.
-    const ahead = fetched([urls[i]]);
-    const first = i === 0
-      ? fetched(together).then(calm).then(() => Promise.all(together.map((u) => import(u))))
-        .then(() => { w.__spanscopeCharts = "first screen"; })
-      : Promise.resolve();
-    first.then(() => ahead)
-      .then(calm)
-      .then(() => import(urls[i]))
-      .then(() => load(i + 1), () => { w.__spanscopeCharts = "failed"; });
+    const step = next();
+    w.__spanscopeOrder.push(step.name);
+    const now = step === chart && i === 0;
+    fetchStep(step)
+      .then(() => (now ? null : calm()))
+      .then(() => Promise.all(step.urls.map((u) => import(u))))
+      .then(() => {
+        w.__spanscopeDone.push(step.name);
+        load(i + 1);
+      }, () => { w.__spanscopeCharts = "failed"; });
   };
   // After the page's first run (its drawing is what the user waits for then), when idle.
   // A Streamlit that no longer marks its runs' state preloads nothing: give up after a minute.
@@ -187,7 +236,8 @@ def script(chunks: str | list[str] | None, together: list[str] | None = None,
 })();
 </script>
 """.replace("CHUNKS", json.dumps(chunks)).replace("TOGETHER", json.dumps(together or [])).replace(
-        "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).strip()
+        "STYLES", json.dumps(styles or [])).replace("IDLE_WAIT_MS", str(IDLE_WAIT_MS)).replace(
+        "SCREEN_FIRST_PAGES", json.dumps(list(SCREEN_FIRST))).strip()
 
 
 SCRIPT = script(chunk_names(), chunk_names(stems=FIRST), chunk_names(stems=STYLES, ext="css"))

@@ -53,6 +53,8 @@ K_LIVE = "doc_switch_live"
 """Session key: the component's script ran in this session's browser (it draws the text)."""
 KEY = "doc_switch"
 """Widget key of the component (one instance: kept by the front end across switches)."""
+WARM_KEY = "doc_switch_warm"
+"""Widget key of the component's hidden copy on the Errors page (:func:`warm`)."""
 STEPPER = {"prev": "doc_prev", "next": "doc_next"}
 SELECTOR = "doc"
 """Widget key of the document selector (:data:`ui.state.K_DOC`), whose search the component
@@ -66,6 +68,25 @@ export default function (component) {
   if (!data) return parentElement.__ssSwitch?.cleanup;
   let s = parentElement.__ssSwitch;
   if (s) s.want = setTriggerValue;
+  // The hidden copy on the Errors page (warm): this script's module and the component's first
+  // mount made there, and the page told in an idle moment that the script runs; no box drawn.
+  // Not while a run is under way (a click's: its report would rerun the page the click opens),
+  // nor once the copy has left the page.
+  if (data.warm) {
+    const later = (f) => (window.requestIdleCallback
+      ? window.requestIdleCallback(f, {timeout: 2000}) : window.setTimeout(f, 200));
+    const report = () => {
+      if (!parentElement.isConnected) return;
+      const app = document.querySelector('[data-testid="stApp"]');
+      if (app?.getAttribute("data-test-script-state") === "running") {
+        window.setTimeout(() => later(report), 100);
+        return;
+      }
+      setStateValue("ready", true);
+    };
+    later(report);
+    return;
+  }
   if (data.plain) {  // st.html draws the text: nothing here
     if (s) {
       s.box.replaceChildren();
@@ -253,10 +274,11 @@ first ``>``), so they are refused whole."""
 NAME = "spanscope_doc_switch"
 """The component's name (one per app)."""
 _CSS = """
-[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .ss-stale) {
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > .ss-stale),
+.st-key-WARM_KEY {
   display: none;
 }
-"""
+""".replace("WARM_KEY", WARM_KEY)
 """While a page still draws ``st.html`` beside the component (:func:`draw`), that copy is hidden
 once the component shows the same highlights: one text on the screen, no frame without one."""
 PICKS = 3
@@ -365,6 +387,25 @@ def _want() -> None:
     want = value.get("want") if value is not None and hasattr(value, "get") else None
     if isinstance(want, list):
         st.session_state[K_WANT] = [str(d) for d in want[:PICKS]]
+
+
+@st.fragment
+def _warm() -> None:
+    if not live():
+        _component(key=WARM_KEY, data={"warm": True}, on_ready_change=_ready)
+
+
+def warm() -> None:
+    """On the Errors page, whose category links open the Documents page: until this session
+    knows that the component's script runs (:func:`live`), a copy of the component drawing
+    nothing, hidden (``display: none``, :data:`_CSS`), at the end of the page. Its script reports
+    ``ready`` in an idle moment of the browser, in a run of this fragment alone (a few messages;
+    the copy then goes). The first Errors -> Documents click of a session then finds the
+    component's script loaded and the session live: its page draws the highlights once, by the
+    component, without the ``st.html`` copy, and no run follows for the report
+    (docs/performance.md, issue 29, twentieth pass)."""
+    if not live():
+        _warm()
 
 
 def live() -> bool:

@@ -459,6 +459,18 @@ def _jumped(doc: str) -> bool:
     return held is not None and held != doc and st.session_state.pop(K_STEPPED, None) != doc
 
 
+def warm_highlights() -> None:
+    """The Errors page's last element: the highlights' component warmed for the first Errors ->
+    Documents click of the session (:func:`ui.doc_switch.warm`, a hidden copy until the session
+    knows that its script runs). The component then holds no document yet (:data:`K_HELD` an
+    empty string, not None): the page a link opens is reached by a jump (:func:`_jumped`), whose
+    run hands no neighbours, as that first click's run did while the session did not know."""
+    if doc_switch.live():
+        return
+    st.session_state.setdefault(K_HELD, "")
+    doc_switch.warm()
+
+
 def picker_label(shown: int, total: int) -> str:
     """The document picker's label: how many documents the search and filters keep, said so
     that it is not read as a position ("Document (6 of 6)" above "Document 1 of 6 in this

@@ -66,11 +66,12 @@ def test_the_script_imports_the_chunk_once_after_the_first_run_when_idle() -> No
     js = chart_library.script("PlotlyChart.a1.js")
     assert js.startswith("<script>") and js.endswith("</script>") and js.count("<script") == 1
     assert '["PlotlyChart.a1.js"].map((c) => new URL(c, index.src).href)' in js
-    assert ".then(() => import(urls[i]))" in js and js.count("import(") == 2
+    assert ".then(() => Promise.all(step.urls.map((u) => import(u))))" in js
+    assert js.count("import(") == 1
     assert 'link.rel = "modulepreload"' in js  # fetched ahead, evaluated in a quiet moment
     two = chart_library.script(["PlotlyChart.a1.js", "embed.b2.js"])
     assert '["PlotlyChart.a1.js", "embed.b2.js"]' in two  # in order, the next when idle
-    assert ".then(() => load(i + 1)" in two
+    assert "load(i + 1);" in two
     assert chart_library.script([]) == ""
     assert "if (w.__spanscopeCharts) return;" in js  # once per tab
     assert "const w = window;" in js  # the realm of Streamlit's own modules, not a parent's
@@ -121,33 +122,51 @@ def test_the_documents_pages_elements_come_with_plotly_and_the_grids_style_sheet
     assert not re.search(r"<[/\w!]", body)
 
 
-def test_the_documents_first_screen_comes_first_then_plotly_each_in_a_quiet_moment() -> None:
-    """Issue 29, nineteenth pass: the first step fetches what the Documents page's first screen
-    needs (the grid, then the elements) and plotly.js side by side, without evaluating them
-    (module preload links); then it evaluates the first screen's modules, then plotly.js, each
-    in a quiet moment: an idle period of the main thread (no timeout) with no page run under
-    way; Vega's chunks follow, one quiet moment each."""
+def test_the_preloads_steps_follow_the_page_each_evaluated_in_a_quiet_moment() -> None:
+    """Issue 29, nineteenth and twentieth passes: the steps are the Documents page's first
+    screen (the grid, then the elements, side by side) and each chunk alone (plotly.js, then
+    Vega-Lite's); the first step fetches the first screen's modules and plotly.js side by side
+    without evaluating them (module preload links). Which step comes next follows the page the
+    tab is on when the step begins: on the pages of ``SCREEN_FIRST`` (Errors) the first screen,
+    elsewhere plotly.js; then the rest in order. Each step is evaluated in a quiet moment (an
+    idle period of the main thread, no timeout, no page run under way), except plotly.js as
+    the first step: evaluated as soon as it is fetched."""
     assert ("DataFrame", *chart_library.ELEMENTS) == chart_library.FIRST
     assert chart_library.CHUNKS == ("PlotlyChart", "embed", "vega-interpreter",
                                     "ArrowVegaLiteChart")
-    assert "DataFrame" not in chart_library.CHUNKS  # not imported twice, not after plotly.js
+    assert "DataFrame" not in chart_library.CHUNKS  # not imported twice
+    assert chart_library.SCREEN_FIRST == ("errors",)
     first = chart_library.chunk_names(stems=chart_library.FIRST)
     assert [n.split(".")[0] for n in first] == list(chart_library.FIRST)
     js = chart_library.SCRIPT
     assert f"const together = {json.dumps(first)}" in js
     assert f"const urls = {json.dumps(chart_library.chunk_names())}" in js
+    # The page: the last part of the address (Overview at "/"), read when each step begins.
+    assert ('const page = () => w.location.pathname.split("/").filter(Boolean).pop() || "home";'
+            in js)
+    assert 'const screenFirst = () => ["errors"].includes(page());' in js
+    # The steps, by name: the first screen, then each chunk by its file's stem.
+    assert 'if (together.length) steps.push({name: "first screen", urls: together});' in js
+    assert ('for (const u of urls) steps.push({name: u.split("/").pop().split(".")[0], '
+            "urls: [u]});") in js
+    assert 'const chart = steps.find((s) => s.name === "PlotlyChart");' in js
+    picks = js[js.index("const next = "):js.index("const ahead = ")]
+    assert "const want = screenFirst() ? screen : chart;" in picks
+    assert "return steps.splice(k >= 0 ? k : 0, 1)[0];" in picks  # else the next in order
     body = js[js.index("const load = "):js.index("let tries")]
-    # The step's chunk fetched from the start; the first screen's modules fetched meanwhile and
-    # evaluated in a quiet moment once they are there (not after plotly.js's fetch); then the
-    # chunk, once fetched, in another quiet moment.
-    fetch_at = body.index("const ahead = fetched([urls[i]]);")
-    together_at = body.index("fetched(together).then(calm).then(() => Promise.all(together.map("
-                             "(u) => import(u))))")
-    chunk_at = body.index("first.then(() => ahead)\n      .then(calm)\n"
-                          "      .then(() => import(urls[i]))")
-    assert fetch_at < together_at < chunk_at
-    assert 'w.__spanscopeCharts = "first screen";' in body  # a state a trace can read
-    assert "const calm = () => new Promise((ok) => quiet(ok));" in body
+    # The first step fetches the first screen's files and plotly.js's side by side, first.
+    fetch_at = body.index("for (const s of [screen, chart]) if (s) fetchStep(s);")
+    step_at = body.index("const step = next();")
+    # Evaluated in a quiet moment, but plotly.js as the first step, once fetched (as a later
+    # step it waits: after the first screen on Errors the tab is often on the Documents page a
+    # link opened, whose drawing it would land in).
+    assert "const now = step === chart && i === 0;" in body
+    eval_at = body.index("fetchStep(step)\n      .then(() => (now ? null : calm()))\n"
+                         "      .then(() => Promise.all(step.urls.map((u) => import(u))))")
+    assert fetch_at < step_at < eval_at
+    assert "w.__spanscopeOrder.push(step.name);" in body  # what a test or a trace reads
+    assert "w.__spanscopeDone.push(step.name);" in body
+    assert "const calm = () => new Promise((ok) => quiet(ok));" in js
     # Quiet: an idle period (no timeout there) with no run under way, else a look again.
     quiet = js[js.index("const quiet = "):js.index("const fetched = ")]
     assert ("w.requestIdleCallback(() => (running() ? w.setTimeout(() => quiet(f), 100) : f()))"
@@ -156,12 +175,25 @@ def test_the_documents_first_screen_comes_first_then_plotly_each_in_a_quiet_mome
     assert ('const running = () => app()?.getAttribute("data-test-script-state") === "running";'
             in js)
     # A module preload link per file, not evaluated; a failed fetch leaves it to the import.
-    fetched = js[js.index("const fetched = "):js.index("const load = ")]
+    fetched = js[js.index("const fetched = "):js.index("const page = ")]
     assert 'link.rel = "modulepreload"' in fetched and "link.onerror = ok;" in fetched
     assert "import(" not in fetched
     # The first step still starts after the first run, when idle (the fetch, bounded).
     assert ('if (app()?.getAttribute("data-test-script-state") === "notRunning") '
             "idle(() => load());") in js
+
+
+def test_the_screen_first_pages_are_pages_of_the_app() -> None:
+    """The pages named in ``SCREEN_FIRST`` are addresses of the app's pages (a renamed page
+    would silently drop the order): the Errors page."""
+    import ast
+
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "app.py").read_text(encoding="utf-8"))
+    pages = next(ast.literal_eval(node.value) for node in ast.walk(tree)
+                 if isinstance(node, ast.Assign)
+                 and any(getattr(t, "id", None) == "PAGES" for t in node.targets))
+    paths = {url for _file, _title, _icon, url in pages}
+    assert set(chart_library.SCREEN_FIRST) <= paths
 
 
 CHUNK_OF = {"dataframe": "DataFrame", "radio": "Radio", "text_input": "TextInput",

@@ -336,3 +336,67 @@ def test_a_search_asks_for_a_few_documents_at_most(make_app, monkeypatch) -> Non
     (probe,) = _payloads(at)
     assert probe["probe"] is True and "picks" not in probe
     assert not at.exception
+
+
+def _warm_payloads(at) -> list[dict]:
+    return [p for el in at.main.get("bidi_component")
+            if (p := doc_switch.payload(el)) is not None and p.get("warm")]
+
+
+def test_the_errors_page_ends_with_a_hidden_copy_until_the_session_is_live(make_app) -> None:
+    """Issue 29, twentieth pass: the Errors page's last element is the component's warm copy
+    (no text, no document), until the session knows that the script runs; the copy's report
+    is the same state value ``ready`` and callback as the Documents page's; the page the first
+    link opens then counts as reached by a jump (the component holds no document yet)."""
+    at = make_app("pages/errors.py")
+    assert not at.exception
+    (warm,) = _warm_payloads(at)
+    assert warm == {"warm": True}
+    last = list(at.main.children.values())[-1]
+    assert [doc_switch.payload(el) for el in _walk(last)
+            if getattr(el, "type", None) == "bidi_component"] == [{"warm": True}]
+    assert at.session_state[documents.K_HELD] == ""
+    doc_switch._ready()  # what the copy's state value ``ready`` calls
+    at.session_state[doc_switch.K_LIVE] = True
+    at.run()
+    assert _warm_payloads(at) == []  # live: no copy on any later run
+    assert not at.exception
+
+
+def _walk(node) -> list:
+    children = getattr(node, "children", None)
+    if not isinstance(children, dict):
+        return [node]
+    return [node, *[n for c in children.values() for n in _walk(c)]]
+
+
+def test_the_warm_copy_draws_nothing_and_reports_in_an_idle_moment() -> None:
+    """Its script returns before any box is made, reporting ``ready`` from an idle callback;
+    its container is hidden (``display: none``): nothing on the Errors page moves."""
+    js = doc_switch._JS
+    warm = js.index("if (data.warm) {")
+    assert warm < js.index("if (data.plain)") < js.index('document.createElement("div")')
+    branch = js[warm:js.index("later(report);\n    return;", warm) + len("later(report);")]
+    assert "window.requestIdleCallback(f, {timeout: 2000})" in branch and "later(report);" in branch
+    # never while a run is under way (a click's), nor once the copy has left the page
+    assert "if (!parentElement.isConnected) return;" in branch
+    assert 'getAttribute("data-test-script-state") === "running"' in branch
+    assert branch.index('=== "running"') < branch.index('setStateValue("ready", true)')
+    assert "appendChild" not in branch and "innerHTML" not in branch
+    assert ".st-key-doc_switch_warm {\n  display: none;\n}" in doc_switch._CSS.replace(
+        ",\n.st-key", "\n.st-key")
+    assert doc_switch.WARM_KEY == "doc_switch_warm" != doc_switch.KEY
+
+
+def test_a_documents_page_a_warm_session_opens_holds_no_neighbours(make_app) -> None:
+    """After the Errors page's warm copy (the component holds no document, the session live),
+    the Documents page a link opens hands the component its document alone, as every later
+    link does: the click's run builds one document's highlights, not three; no ``st.html``."""
+    at = make_app("pages/errors.py")
+    assert at.session_state[documents.K_HELD] == ""
+    at.session_state[doc_switch.K_LIVE] = True  # the copy's report
+    at.switch_page("pages/documents.py").run()
+    (data,) = _payloads(at)
+    assert data["doc"] and data["prev"] is None and data["next"] is None
+    assert "probe" not in data and _html(at) == []
+    assert not at.exception

@@ -107,3 +107,22 @@ def test_the_documents_elements_and_the_grids_style_sheet_come_ahead_and_are_reu
     assert page.evaluate("(n) => [...document.querySelectorAll('link[rel=stylesheet]')]"
                          ".filter(l => l.href.endsWith('/' + n)).length", sheet) == 1
     assert st_ui.app_errors(page) == []
+
+
+def test_the_preloads_order_follows_the_page_the_tab_opened_on(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """Issue 29, twentieth pass: on Errors (whose links open the Documents page's first
+    screen, no chart) the first screen's modules come first, plotly.js after them; on Overview
+    (no chart, chart pages one click away) and on Documents (its first screen drawn already)
+    plotly.js first; Vega-Lite's chunks last, in order, on every page; each step once."""
+    vega = ["embed", "vega-interpreter", "ArrowVegaLiteChart"]
+    for path, order in (("errors?sample=propaganda", ["first screen", "PlotlyChart", *vega]),
+                        ("", ["PlotlyChart", "first screen", *vega]),
+                        ("documents?sample=propaganda", ["PlotlyChart", "first screen", *vega])):
+        st_ui.open_page(page, app_url, path)
+        page.wait_for_function("() => window.__spanscopeCharts === 'loaded'", timeout=30_000)
+        assert page.evaluate("() => window.__spanscopeOrder") == order, path
+        assert page.evaluate("() => window.__spanscopeDone") == order, path
+        assert page.locator(".js-plotly-plot, .vega-embed").count() == 0  # nothing drawn
+    assert st_ui.app_errors(page) == []

@@ -191,3 +191,43 @@ def test_markup_the_vetting_could_miss_runs_nothing_in_the_component(
     page.get_by_role("button", name="Next ▶").click()  # the run shows the page's text again
     _settled(page, st_ui, "3")
     assert st_ui.app_errors(page) == []
+
+
+_STALE_WATCH = """() => {
+  // Every highlights text st.html draws (the copy shown until the session knows that the
+  // component's script runs): its count, whenever it is added.
+  window.__htmlCopies = 0;
+  new MutationObserver(rs => { for (const r of rs) for (const n of r.addedNodes) {
+    if (n instanceof Element && (n.matches('[data-testid="stHtml"]')
+        || n.querySelector('[data-testid="stHtml"]'))
+        && (n.querySelector('#left-doc, .ss-stale'))) window.__htmlCopies += 1;
+  } }).observe(document.body, {childList: true, subtree: true});
+}"""
+
+
+def test_the_errors_page_warms_the_component_and_its_first_link_draws_the_text_once(
+    app_url: str, page: Any, st_ui: SimpleNamespace
+) -> None:
+    """Issue 29, twentieth pass: the Errors page draws a hidden copy of the highlights'
+    component (no box, ``display: none``) that reports its script in an idle moment, then
+    goes; the first Errors -> Documents link of the session then draws the highlights by the
+    component alone (no ``st.html`` copy ever added), as every later link did."""
+    st_ui.open_page(page, app_url, "errors?sample=propaganda")
+    page.locator(".st-key-err_table .ss-page-table").wait_for(timeout=60_000)
+    warm = page.locator(".st-key-doc_switch_warm")
+    if warm.count():  # still there: drawing nothing and taking no room
+        assert warm.first.bounding_box() is None
+        assert warm.first.evaluate("e => getComputedStyle(e).display") == "none"
+    assert page.locator(".ss-switch").count() == 0  # no box of highlights on Errors
+    # The report's run (the fragment's) removes the copy.
+    page.wait_for_function("() => !document.querySelector('.st-key-doc_switch_warm')",
+                           timeout=90_000)  # a busy machine: idle moments are rare
+    st_ui.wait_idle(page)
+    page.evaluate(_STALE_WATCH)
+    page.locator("[class*='st-key-err_open_system_a_'] button").first.click()
+    page.locator(".ss-switch #left-doc").wait_for(timeout=60_000)
+    st_ui.wait_idle(page)
+    assert "/documents" in page.url
+    assert page.evaluate("() => window.__htmlCopies") == 0
+    assert page.locator("#left-doc").count() == 1  # one text: the component's
+    assert st_ui.app_errors(page) == []
