@@ -268,6 +268,13 @@ class SocketPathTooLong(SpanScopeError):
     the server's standard error says the path too (:class:`Worker`)."""
 
 
+class NotSent(SpanScopeError):
+    """A job's arguments could not be pickled for the worker (:meth:`Worker._message`): the job
+    fails alone, with a message naming the job and the argument, and its page shows it; the
+    next page run that shows the job sends it again (:func:`shown`), since a value another
+    thread was still filling pickles once it is whole."""
+
+
 STOPPED = ("the computation stopped: its background process ended (stopped by the server, or "
            "out of memory). Reload the page or change any choice to retry.")
 """What a page shows for a job whose worker died; the job runs again on the next page run."""
@@ -313,14 +320,18 @@ class Job(Generic[T]):
         return self.future is not None and self.future.done() and not self.future.cancelled()
 
     def error(self) -> str | None:
-        """The message of the input error that stopped the work, or :data:`STOPPED` when the
-        worker process ended under it (other errors are raised: bugs)."""
+        """The message of the input error that stopped the work (or of :class:`NotSent`: its
+        arguments could not be sent), or :data:`STOPPED` when the worker process ended under
+        it (other errors are raised: bugs)."""
         if not self.done():
             return None
         assert self.future is not None
         exc = self.future.exception()
         if exc is None:
             return None
+        if isinstance(exc, NotSent):
+            self.stop_shown = True  # retried by the next page run that shows it
+            return str(exc)
         if isinstance(exc, SpanScopeError):
             return str(exc)
         if isinstance(exc, WorkerDied):
@@ -329,10 +340,11 @@ class Job(Generic[T]):
         raise exc
 
     def stopped(self) -> bool:
-        """Whether the worker process ended under this job (a failure never kept: the pages
-        cache the job object, and :func:`shown` submits it again)."""
+        """Whether the worker process ended under this job, or its arguments could not be sent
+        (:class:`NotSent`): a failure never kept (the pages cache the job object, and
+        :func:`shown` submits it again)."""
         return (self.done() and self.future is not None
-                and isinstance(self.future.exception(), WorkerDied))
+                and isinstance(self.future.exception(), (WorkerDied, NotSent)))
 
     def result(self) -> T:
         assert self.future is not None
@@ -574,9 +586,11 @@ class Worker:
                     if attempt == PICKLE_TRIES - 1:
                         raise
                     time.sleep(0.01)
-        except BaseException:
+        except BaseException as exc:
             self.held.clear()
             self.held.update(held)
+            if isinstance(exc, Exception):
+                raise _not_sent(job, exc) from exc
             raise
         raise AssertionError("unreachable")
 
@@ -644,6 +658,23 @@ class Worker:
         # The killed worker never unlinks its socket: its folder (socket, deadline) goes here,
         # or every server start would leave one behind in the temporary directory.
         shutil.rmtree(os.path.dirname(self.address), ignore_errors=True)
+
+
+def _not_sent(job: Job[Any], exc: Exception) -> NotSent:
+    """The page's message for a job whose arguments did not pickle: the job's title and the
+    first argument that does not pickle alone (none when each does: one was being changed)."""
+    name = None
+    for key, value in job.kwargs.items():
+        try:
+            ForkingPickler.dumps(value)
+        except Exception:
+            name = key
+            break
+    what = f"its argument '{name}'" if name is not None else "its arguments"
+    return NotSent(f"{job.title}: the computation could not be sent to the background "
+                   f"worker: {what} could not be pickled ({type(exc).__name__}: {exc}). "
+                   "The other computations go on; reload the page or change any choice to "
+                   "retry.")
 
 
 _replacing = threading.Lock()
@@ -808,7 +839,7 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
+__all__ = ["Job", "NotSent", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
            "holding", "page_run_ended", "page_run_started", "person_fragment", "progress",
            "run_here", "shown",
            "submit", "wanted"]

@@ -248,7 +248,7 @@ def test_a_job_whose_arguments_change_while_pickled_fails_alone(
         _ChangesWhilePickled.fails = jobs.PICKLE_TRIES  # never still: the job fails alone
         bad = worker.submit(jobs.Job("hold", "hold", {"imports": [_ChangesWhilePickled()]}))
         assert bad.future is not None
-        with pytest.raises(RuntimeError, match="changed size"):
+        with pytest.raises(jobs.NotSent, match="changed size"):
             bad.future.result(timeout=60)
         after = worker.submit(jobs.Job("hold", "hold", {"imports": ["json"]}))
         assert after.future is not None and after.future.result(timeout=60) is None
@@ -271,7 +271,7 @@ def test_a_job_that_does_not_pickle_leaves_its_residents_unsent(
         bad = worker.submit(jobs.Job("hold", "hold", {"imports": [], "data": data,
                                                        "unpicklable": lambda: None}))
         assert bad.future is not None
-        with pytest.raises(Exception, match="pickle"):
+        with pytest.raises(jobs.NotSent, match="pickle"):
             bad.future.result(timeout=60)
         after = worker.submit(jobs.Job("hold", "hold", {"imports": [], "data": data}))
         assert after.future is not None
@@ -279,3 +279,45 @@ def test_a_job_that_does_not_pickle_leaves_its_residents_unsent(
         assert "review20-corpus" in worker.held
     finally:
         worker.stop()
+
+
+def test_a_job_that_does_not_pickle_shows_its_page_an_error_naming_the_argument(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job whose arguments did not pickle after ``PICKLE_TRIES`` failed with the pickling
+    error itself, which :meth:`~ui.jobs.Job.error` re-raised (not an input error): the page
+    that asked for it showed a traceback (review20). Its error is now a message naming the
+    job and the argument; another job on the same worker runs, and the next page run that
+    shows the failed job sends it again (:func:`ui.jobs.shown`)."""
+    worker = jobs.Worker()
+    monkeypatch.setattr(jobs, "_worker", _Fixed(worker))  # shown() submits to this worker
+    try:
+        bad = worker.submit(jobs.Job("Scores", "hold", {"imports": [],
+                                                        "weights": lambda: None}))
+        other = worker.submit(jobs.Job("Agreement", "hold", {"imports": ["json"]}))
+        assert bad.future is not None and other.future is not None
+        assert other.future.result(timeout=60) is None  # the other job is unaffected
+        bad.future.exception(timeout=60)
+        message = bad.error()  # raised the PicklingError before
+        assert message is not None
+        assert message.startswith("Scores: the computation could not be sent")
+        assert "its argument 'weights' could not be pickled" in message
+        assert other.error() is None and worker.alive
+        bad.kwargs["weights"] = [1.0]  # the page's next run: the job is sent again
+        memory: dict[str, object] = {}
+        jobs.shown([bad], memory=memory, key="review20")
+        assert bad.future.result(timeout=60) is None and bad.error() is None
+    finally:
+        worker.stop()
+
+
+class _Fixed:
+    """Stands for the cached ``_worker`` of :mod:`ui.jobs`: always ``worker``."""
+
+    def __init__(self, worker: jobs.Worker) -> None:
+        self.worker = worker
+
+    def __call__(self) -> jobs.Worker:
+        return self.worker
+
+    def clear(self) -> None:
+        pass
