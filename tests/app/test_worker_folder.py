@@ -101,6 +101,66 @@ def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
         shutil.rmtree(folders, ignore_errors=True)
 
 
+def test_a_worker_that_never_listens_is_killed_with_its_group_and_waited_for_within_a_bound(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_connect``'s timeout killed the worker alone and waited for it with no bound (a process
+    killed in an uninterruptible wait ends only when that wait does: the server's start of the
+    worker hung with it), and a process the worker had started lived on in its group
+    (review20). The worker here ignores SIGTERM and has a child in its group: both are killed
+    (SIGKILL), and every wait on the worker has a timeout."""
+    script = tmp_path / "deaf.sh"
+    script.write_text("#!/bin/sh\ntrap '' TERM\nsleep 60 &\nexec sleep 60\n")
+    script.chmod(0o755)
+    folders = Path(tempfile.mkdtemp(prefix="ss-r20-", dir="/tmp"))
+    started: list[subprocess.Popen[bytes]] = []
+    waits: list[float | None] = []
+    popen = subprocess.Popen
+
+    def keep(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = popen(*args, **kwargs)
+        wait = process.wait
+
+        def timed(timeout: float | None = None) -> int:
+            waits.append(timeout)
+            return wait(timeout=timeout)
+
+        process.wait = timed  # type: ignore[method-assign]
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(tempfile, "tempdir", str(folders))
+    monkeypatch.setattr(jobs.sys, "executable", str(script))
+    monkeypatch.setattr(jobs.subprocess, "Popen", keep)
+    monkeypatch.setattr(jobs, "START_TIMEOUT", 1.0)
+    try:
+        with pytest.raises(jobs.WorkerDied, match="did not start in time"):
+            jobs.Worker()
+        (process,) = started
+        assert process.returncode == -signal.SIGKILL
+        assert waits and all(t is not None for t in waits), waits
+        assert _live_in_group(process.pid) == []  # the child went with the worker
+        assert sorted(p.name for p in folders.iterdir()) == []
+    finally:
+        for process in started:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(folders, ignore_errors=True)
+
+
+def _live_in_group(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` that are not zombies."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                found.append(int(entry.name))
+    return found
+
+
 def test_a_worker_whose_connection_fails_otherwise_is_killed_and_reaped(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The connection raised something other than "not listening yet" (the server stopped
