@@ -677,6 +677,8 @@ def exit_status(process: subprocess.Popen[bytes]) -> int | None:
     its process group's id stay its own until :meth:`Worker._end` has killed the group."""
     if process.returncode is not None:
         return process.returncode
+    if not hasattr(os, "waitid"):  # macOS: reaped, and so the group is left to its watch
+        return process.poll()
     try:
         info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
     except ChildProcessError:  # reaped by another waiter: Popen knows its status
