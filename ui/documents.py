@@ -384,7 +384,8 @@ def errors_ahead(ws: Workspace, s: err_ui.Setup) -> threading.Thread | None:
     first Errors → Documents click of a session computed them in its run: 0.1 s of the
     server's CPU at 10,000 documents that the later clicks did not pay (docs/performance.md,
     issue 29, eighteenth pass). Returns the thread, or None when there is nothing to start or
-    the system refuses a thread (then nothing is marked started: a later run tries again)."""
+    the system refuses a thread (then nothing is marked started: a later run tries again, as
+    after anything raised before the thread starts, which is raised again)."""
     if s.n_docs < LISTS_AHEAD_DOCS:
         return None
     key = (ws.key, s.ref, tuple(s.systems), s.level)
@@ -392,9 +393,17 @@ def errors_ahead(ws: Workspace, s: err_ui.Setup) -> threading.Thread | None:
         if key in _lists_started:
             return None
         _lists_started[key] = None
-    todo = [(system, [c for c, n in err_ui.category_documents(ws.key, ws, s.ref, system,
-                                                              s.level).items() if n])
-            for system in s.systems]
+    try:
+        todo = [(system, [c for c, n in err_ui.category_documents(ws.key, ws, s.ref, system,
+                                                                  s.level).items() if n])
+                for system in s.systems]
+    except BaseException:
+        # not started (an error, or the run stopped by a rerun while it counted): a later run
+        # tries again; the key was left marked, and the lists were never filled ahead for the
+        # life of the server (review20)
+        with _lists_lock:
+            _lists_started.pop(key, None)
+        raise
 
     def work() -> None:
         for system, cats in todo:

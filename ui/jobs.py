@@ -268,6 +268,13 @@ class SocketPathTooLong(SpanScopeError):
     the server's standard error says the path too (:class:`Worker`)."""
 
 
+class NotSent(SpanScopeError):
+    """A job's arguments could not be pickled for the worker (:meth:`Worker._message`): the job
+    fails alone, with a message naming the job and the argument, and its page shows it; the
+    next page run that shows the job sends it again (:func:`shown`), since a value another
+    thread was still filling pickles once it is whole."""
+
+
 STOPPED = ("the computation stopped: its background process ended (stopped by the server, or "
            "out of memory). Reload the page or change any choice to retry.")
 """What a page shows for a job whose worker died; the job runs again on the next page run."""
@@ -313,14 +320,18 @@ class Job(Generic[T]):
         return self.future is not None and self.future.done() and not self.future.cancelled()
 
     def error(self) -> str | None:
-        """The message of the input error that stopped the work, or :data:`STOPPED` when the
-        worker process ended under it (other errors are raised: bugs)."""
+        """The message of the input error that stopped the work (or of :class:`NotSent`: its
+        arguments could not be sent), or :data:`STOPPED` when the worker process ended under
+        it (other errors are raised: bugs)."""
         if not self.done():
             return None
         assert self.future is not None
         exc = self.future.exception()
         if exc is None:
             return None
+        if isinstance(exc, NotSent):
+            self.stop_shown = True  # retried by the next page run that shows it
+            return str(exc)
         if isinstance(exc, SpanScopeError):
             return str(exc)
         if isinstance(exc, WorkerDied):
@@ -329,10 +340,11 @@ class Job(Generic[T]):
         raise exc
 
     def stopped(self) -> bool:
-        """Whether the worker process ended under this job (a failure never kept: the pages
-        cache the job object, and :func:`shown` submits it again)."""
+        """Whether the worker process ended under this job, or its arguments could not be sent
+        (:class:`NotSent`): a failure never kept (the pages cache the job object, and
+        :func:`shown` submits it again)."""
         return (self.done() and self.future is not None
-                and isinstance(self.future.exception(), WorkerDied))
+                and isinstance(self.future.exception(), (WorkerDied, NotSent)))
 
     def result(self) -> T:
         assert self.future is not None
@@ -393,12 +405,7 @@ class Worker:
             except BaseException:
                 # killed and reaped, however the connection failed: in its own session a
                 # Ctrl+C does not reach it, and nothing else would stop it (review19)
-                if self.process.poll() is None:  # not reaped yet: its pid is still its own
-                    with contextlib.suppress(OSError):
-                        os.killpg(self.process.pid, signal.SIGKILL)
-                    with contextlib.suppress(OSError):
-                        self.process.kill()
-                    self.process.wait()
+                self._end()
                 raise
         except BaseException:
             # stop() is registered below, once connected: a worker that did not start takes
@@ -473,19 +480,44 @@ class Worker:
         self.until = until
 
     def _connect(self, key: bytes) -> Connection:
+        """The connection to the worker; :class:`WorkerDied` when it exits first or does not
+        listen within :data:`START_TIMEOUT` (the caller then kills and reaps it,
+        :meth:`_end`: its wait was unbounded here, review20)."""
         deadline = time.monotonic() + START_TIMEOUT
         while True:
-            if self.process.poll() is not None:
-                raise WorkerDied(f"the worker process exited at start (status "
-                                 f"{self.process.returncode})")
+            status = exit_status(self.process)
+            if status is not None:
+                raise WorkerDied(f"the worker process exited at start (status {status})")
             try:
                 return Client(self.address, family="AF_UNIX", authkey=key)
             except (FileNotFoundError, ConnectionRefusedError):
                 if time.monotonic() > deadline:
-                    self.process.kill()
-                    self.process.wait()  # reaped, not left a zombie
                     raise WorkerDied("the worker process did not start in time") from None
                 time.sleep(0.05)
+
+    def _end(self) -> None:
+        """Kill the worker's process group, then the worker, and reap it, waiting at most
+        :data:`STOP_WAIT`: a no-op once it has been reaped.
+
+        The group's id is the worker's pid (``start_new_session``), and γ's pool processes are
+        in it. Until the worker is reaped its pid, and so the group's id, is still its own,
+        even after it has exited (a zombie): nothing else can have that pid, or lead a group
+        of that id, so the signal reaches this group's processes only. Once reaped, an empty
+        group's id may be any new process's pid, and a new group's: the group is then not
+        signalled. So nothing of ours reaps the worker before this has run: the server
+        looks whether it has exited with :func:`exit_status`, which leaves it unreaped
+        (``submit``'s ``poll()`` reaped it, and ``stop`` then skipped the group: the pool
+        lived on until its parent-watch noticed, about 2 s; review20)."""
+        if self.process.returncode is not None:
+            return  # reaped: its pid may be another process's
+        with contextlib.suppress(OSError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        # reaped, not left a zombie for the life of the server (review19), within a bound:
+        # a process killed in an uninterruptible wait ends only when that wait does (review20)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=STOP_WAIT)
 
     def submit(self, job: Job[T], *, later: bool = False) -> Job[T]:
         job.future = Future()
@@ -574,9 +606,11 @@ class Worker:
                     if attempt == PICKLE_TRIES - 1:
                         raise
                     time.sleep(0.01)
-        except BaseException:
+        except BaseException as exc:
             self.held.clear()
             self.held.update(held)
+            if isinstance(exc, Exception):
+                raise _not_sent(job, exc) from exc
             raise
         raise AssertionError("unreachable")
 
@@ -620,20 +654,11 @@ class Worker:
     def stop(self) -> None:
         """Kill the worker (the server is exiting: a long γ must not delay it)."""
         self.alive = False
-        # Signalled and reaped only while not reaped yet: once waited for, its pid may be
-        # another process's (a second stop, atexit after an explicit one, or a worker that
-        # died and was waited for). Not reaped, even if it has exited, its pid and so its
-        # process group's id are still its own: the group is killed first, its pool with it.
-        if self.process.returncode is None:
-            # The worker leads its own process group, which γ's process pool joins: killing
-            # the group leaves no pool process behind (killing the worker alone orphaned them).
-            with contextlib.suppress(OSError):
-                os.killpg(self.process.pid, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                self.process.kill()
-            # reaped, not left a zombie for the life of the server (review19)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                self.process.wait(timeout=STOP_WAIT)
+        # Signalled and reaped only while not reaped yet (:meth:`_end`): once waited for, its
+        # pid may be another process's (a second stop, atexit after an explicit one). The
+        # worker leads its own process group, which γ's process pool joins: killing the group
+        # leaves no pool process behind (killing the worker alone orphaned them).
+        self._end()
         with contextlib.suppress(OSError):
             self.conn.close()
         with _changed:  # the hold loop writes the deadline under this lock
@@ -644,6 +669,40 @@ class Worker:
         # The killed worker never unlinks its socket: its folder (socket, deadline) goes here,
         # or every server start would leave one behind in the temporary directory.
         shutil.rmtree(os.path.dirname(self.address), ignore_errors=True)
+
+
+def exit_status(process: subprocess.Popen[bytes]) -> int | None:
+    """``process``'s exit status (negative: the signal that ended it) once it has exited, else
+    None; unlike ``Popen.poll`` it leaves the process unreaped (``WNOWAIT``), so its pid and
+    its process group's id stay its own until :meth:`Worker._end` has killed the group."""
+    if process.returncode is not None:
+        return process.returncode
+    if not hasattr(os, "waitid"):  # macOS: reaped, and so the group is left to its watch
+        return process.poll()
+    try:
+        info = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+    except ChildProcessError:  # reaped by another waiter: Popen knows its status
+        return process.poll()
+    if info is None:
+        return None
+    return -info.si_status if info.si_code in (os.CLD_KILLED, os.CLD_DUMPED) else info.si_status
+
+
+def _not_sent(job: Job[Any], exc: Exception) -> NotSent:
+    """The page's message for a job whose arguments did not pickle: the job's title and the
+    first argument that does not pickle alone (none when each does: one was being changed)."""
+    name = None
+    for key, value in job.kwargs.items():
+        try:
+            ForkingPickler.dumps(value)
+        except Exception:
+            name = key
+            break
+    what = f"its argument '{name}'" if name is not None else "its arguments"
+    return NotSent(f"{job.title}: the computation could not be sent to the background "
+                   f"worker: {what} could not be pickled ({type(exc).__name__}: {exc}). "
+                   "The other computations go on; reload the page or change any choice to "
+                   "retry.")
 
 
 _replacing = threading.Lock()
@@ -663,12 +722,12 @@ def submit(job: Job[T], *, later: bool = False) -> Job[T]:
     :data:`STOPPED`, or with :class:`SocketPathTooLong`, whose message the page shows."""
     try:
         worker = _worker()
-        if not worker.alive or worker.process.poll() is not None:
+        if not worker.alive or exit_status(worker.process) is not None:
             with _replacing:
                 # Looked at again under the lock: another session may have replaced it (its
                 # clear() would drop the new worker, left running with nothing to stop it).
                 worker = _worker()
-                if not worker.alive or worker.process.poll() is not None:
+                if not worker.alive or exit_status(worker.process) is not None:
                     worker.stop()  # its pool's processes and its folder
                     _worker.clear()
                     worker = _worker()
@@ -808,7 +867,7 @@ def progress(job: Job[T], *, every: float = 0.5) -> None:
     _poll()
 
 
-__all__ = ["Job", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
+__all__ = ["Job", "NotSent", "Resident", "Worker", "WorkerDied", "ahead", "busy_elsewhere", "hold",
            "holding", "page_run_ended", "page_run_started", "person_fragment", "progress",
            "run_here", "shown",
            "submit", "wanted"]

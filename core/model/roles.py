@@ -9,6 +9,7 @@ the input's format (:func:`format_decides`), each detects the format first and p
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path, PurePath
 
@@ -34,8 +35,14 @@ al. 2019, SemEval-2020 Task 11); a system's predictions come as one file."""
 
 LABELS_SUFFIX = ".labels"
 """The PTC annotation file's extension (Da San Martino et al. 2019; SemEval-2020 Task 11)."""
-TASK_WORD = "task"
-"""In the name of a shared task's gold ``.labels`` file (``dev-task-TC.labels``)."""
+TASK_GOLD_NAME = re.compile(r"(?:^|[.\-_])task\d*-(?:si|tc|slc|flc)(?:-(?:si|tc|slc|flc))*"
+                            + re.escape(LABELS_SUFFIX) + "$")
+"""The end of the lower-cased name of a shared task's gold ``.labels`` file: ``task``, the
+task's number if any, then its subtasks' codes (SemEval-2020 Task 11: ``dev-task-TC.labels``,
+``train-task2-TC.labels``, ``article<ID>.task1-SI.labels``; NLP4IF-2019:
+``article<ID>.task-FLC.labels``, ``.task-SLC.labels``). Any other ``.labels`` name with
+``task`` in it (a team's ``task2_team1.labels``) is an annotation like ``ana.labels``
+(review20: every name with ``task`` in it was read as a gold)."""
 
 
 def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -> Role:
@@ -76,6 +83,8 @@ def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -
     ('annotator', 'annotator')
     >>> guess_role("dev-task-TC.labels"), guess_role("system_run.labels"), guess_role("run.txt")
     ('gold', 'system', 'system')
+    >>> guess_role("article7.task2-TC.labels"), guess_role("task2_team1.labels")
+    ('gold', 'annotator')
 
     """
     lower = PurePath(filename).name.lower()
@@ -83,7 +92,7 @@ def guess_role(filename: str, *, folder: bool = False, fmt: str | None = None) -
     if named is not None:
         return named
     if lower.endswith(LABELS_SUFFIX) and not folder and fmt in (None, "ptc"):
-        return "gold" if TASK_WORD in lower else "annotator"
+        return "gold" if TASK_GOLD_NAME.search(lower) else "annotator"
     if (folder or lower.endswith(".zip")) and fmt in FOLDER_GOLD_FORMATS:
         return "gold"
     return "annotator" if folder or lower.endswith(".zip") else "system"

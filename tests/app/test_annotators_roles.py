@@ -59,6 +59,28 @@ def test_a_labels_file_is_an_annotation_unless_its_name_says_otherwise(name, rol
     assert guess_role(name, fmt="ptc") == role
 
 
+GOLD_LABELS = sorted({p.name for p in (Path(__file__).parents[1] / "data" / "formats" / "ptc")
+                      .rglob("*.labels") if "task" in p.name})
+
+
+def test_every_shared_task_gold_labels_name_in_the_test_data_is_a_gold() -> None:
+    """The SemEval-2020 Task 11 and NLP4IF-2019 releases' gold names (``dev-task-TC.labels``,
+    ``article<ID>.task1-SI.labels``, ``.task-FLC.labels``, ...) kept under tests/data."""
+    assert len(GOLD_LABELS) >= 10
+    assert {n: guess_role(n) for n in GOLD_LABELS} == {n: "gold" for n in GOLD_LABELS}
+
+
+@pytest.mark.parametrize("name", [
+    "task2_team1.labels", "task2-team1.labels", "task-TC_team3.labels", "multitask.labels",
+    "task.labels", "team_task-TC-v2.labels", "tasks.labels",
+])
+def test_a_labels_file_with_task_elsewhere_in_its_name_is_an_annotation(name) -> None:
+    """Any ``.labels`` name with ``task`` in it was read as the gold: a team's predictions named
+    after the task (``task2_team1.labels``) became the reference (review20)."""
+    assert guess_role(name) == "annotator"
+    assert guess_role(name, fmt="ptc") == "annotator"
+
+
 def test_three_annotators_labels_files_are_guessed_annotators_and_compared_alone(
         make_app) -> None:
     rows = (TC / "article201.task2-TC.labels").read_bytes()

@@ -153,6 +153,38 @@ def test_a_thread_that_cannot_start_leaves_the_errors_page_drawn_and_may_start_a
     assert not thread.is_alive()
 
 
+def test_lists_not_started_because_counting_failed_are_tried_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``category_documents`` raised (an error, or the run stopped by a rerun while it counted:
+    Streamlit's ``StopException`` is a ``BaseException``) before the thread started: the key
+    stayed marked as started, so the lists of that workspace, reference, systems and level
+    were never filled ahead again for the life of the server (review20)."""
+    ws = state.load_sample("propaganda")
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    setup = err_ui.Setup(gold, 2, (system,), 1)
+    monkeypatch.setattr(documents, "LISTS_AHEAD_DOCS", 1)
+    monkeypatch.setattr(documents, "_lists_started", {})
+    real = err_ui.category_documents
+
+    class Stopped(BaseException):
+        pass
+
+    def stopped(*args, **kwargs):
+        raise Stopped
+
+    monkeypatch.setattr(err_ui, "category_documents", stopped)
+    with pytest.raises(Stopped):
+        documents.errors_ahead(ws, setup)
+    assert documents._lists_started == {}  # may start again
+    monkeypatch.setattr(err_ui, "category_documents", real)
+    thread = documents.errors_ahead(ws, setup)
+    assert thread is not None
+    thread.join(timeout=60)
+    assert not thread.is_alive()
+    assert list(documents._lists_started.values()) == [thread]
+
+
 def test_lists_ahead_computes_nothing_while_the_run_that_started_it_is_under_way(
         make_app, monkeypatch: pytest.MonkeyPatch) -> None:
     """The Errors page starts the thread in the middle of its own run (once the links are

@@ -104,6 +104,58 @@ def test_stopping_the_worker_leaves_no_pool_process_behind(handmade) -> None:
     assert _group(pgid) == []
 
 
+def test_a_dead_worker_replaced_by_submit_takes_its_pool_with_it(
+        handmade, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker died under a γ (killed alone, as the system's out-of-memory killer does) and
+    a page submitted a job before the jobs thread had read the end of its connection:
+    ``submit``'s ``poll()`` reaped it, ``stop`` then no longer killed its process group (its
+    pid could have been another process's), and γ's pool processes lived on until their
+    watch on their parent noticed, about 2 s (review20). The server now looks at the worker
+    without reaping it, so ``stop`` kills the group: no pool process outlives the replacement.
+    The jobs thread is held before it reads, so the page's submit comes first every time."""
+    import os
+    import signal
+    import threading
+    import time
+
+    s = _study(handmade)
+    gate = threading.Event()
+    received = jobs._received
+
+    def held(conn: Any) -> tuple[Any, ...]:
+        gate.wait(120)
+        return received(conn)
+
+    monkeypatch.setattr(jobs, "_received", held)
+    jobs._worker.clear()
+    worker = jobs._worker()
+    try:
+        job = worker.submit(jobs.Job("γ", "gamma", {"study": s, "samples": 5000, "seed": 4}))
+        pgid = worker.process.pid
+        deadline = time.monotonic() + 60
+        while len(_group(pgid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(_group(pgid)) >= 2, "the γ pool did not start"
+        os.kill(pgid, signal.SIGKILL)  # the worker alone
+        while jobs.exit_status(worker.process) is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert jobs.exit_status(worker.process) == -signal.SIGKILL
+        assert worker.process.returncode is None and worker.alive  # looked at, not reaped
+        after = jobs.submit(jobs.Job("imports", "hold", {"imports": ["json"]}))
+        assert jobs._worker() is not worker and worker.process.returncode == -signal.SIGKILL
+        assert _group(pgid) == []  # at once: no wait for the pool's parent-watch
+        gate.set()
+        assert after.future is not None and after.future.result(timeout=60) is None
+        with pytest.raises(jobs.WorkerDied):
+            assert job.future is not None
+            job.future.result(timeout=60)
+    finally:
+        gate.set()
+        worker.stop()
+        jobs._worker().stop()
+        jobs._worker.clear()
+
+
 def test_later_jobs_wait_for_ordinary_ones_and_a_hurried_one_runs_first(handmade) -> None:
     # The Annotators page queues the measures not chosen yet as later jobs (issue 29, target 5):
     # they must never delay a job a page shows, and the one a switch asks for runs next.

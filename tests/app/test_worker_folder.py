@@ -101,6 +101,66 @@ def test_a_worker_that_never_listens_is_reaped_and_leaves_no_folder(
         shutil.rmtree(folders, ignore_errors=True)
 
 
+def test_a_worker_that_never_listens_is_killed_with_its_group_and_waited_for_within_a_bound(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``_connect``'s timeout killed the worker alone and waited for it with no bound (a process
+    killed in an uninterruptible wait ends only when that wait does: the server's start of the
+    worker hung with it), and a process the worker had started lived on in its group
+    (review20). The worker here ignores SIGTERM and has a child in its group: both are killed
+    (SIGKILL), and every wait on the worker has a timeout."""
+    script = tmp_path / "deaf.sh"
+    script.write_text("#!/bin/sh\ntrap '' TERM\nsleep 60 &\nexec sleep 60\n")
+    script.chmod(0o755)
+    folders = Path(tempfile.mkdtemp(prefix="ss-r20-", dir="/tmp"))
+    started: list[subprocess.Popen[bytes]] = []
+    waits: list[float | None] = []
+    popen = subprocess.Popen
+
+    def keep(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        process = popen(*args, **kwargs)
+        wait = process.wait
+
+        def timed(timeout: float | None = None) -> int:
+            waits.append(timeout)
+            return wait(timeout=timeout)
+
+        process.wait = timed  # type: ignore[method-assign]
+        started.append(process)
+        return process
+
+    monkeypatch.setattr(tempfile, "tempdir", str(folders))
+    monkeypatch.setattr(jobs.sys, "executable", str(script))
+    monkeypatch.setattr(jobs.subprocess, "Popen", keep)
+    monkeypatch.setattr(jobs, "START_TIMEOUT", 1.0)
+    try:
+        with pytest.raises(jobs.WorkerDied, match="did not start in time"):
+            jobs.Worker()
+        (process,) = started
+        assert process.returncode == -signal.SIGKILL
+        assert waits and all(t is not None for t in waits), waits
+        assert _live_in_group(process.pid) == []  # the child went with the worker
+        assert sorted(p.name for p in folders.iterdir()) == []
+    finally:
+        for process in started:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+        shutil.rmtree(folders, ignore_errors=True)
+
+
+def _live_in_group(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` that are not zombies."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                found.append(int(entry.name))
+    return found
+
+
 def test_a_worker_whose_connection_fails_otherwise_is_killed_and_reaped(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The connection raised something other than "not listening yet" (the server stopped
@@ -248,7 +308,7 @@ def test_a_job_whose_arguments_change_while_pickled_fails_alone(
         _ChangesWhilePickled.fails = jobs.PICKLE_TRIES  # never still: the job fails alone
         bad = worker.submit(jobs.Job("hold", "hold", {"imports": [_ChangesWhilePickled()]}))
         assert bad.future is not None
-        with pytest.raises(RuntimeError, match="changed size"):
+        with pytest.raises(jobs.NotSent, match="changed size"):
             bad.future.result(timeout=60)
         after = worker.submit(jobs.Job("hold", "hold", {"imports": ["json"]}))
         assert after.future is not None and after.future.result(timeout=60) is None
@@ -271,7 +331,7 @@ def test_a_job_that_does_not_pickle_leaves_its_residents_unsent(
         bad = worker.submit(jobs.Job("hold", "hold", {"imports": [], "data": data,
                                                        "unpicklable": lambda: None}))
         assert bad.future is not None
-        with pytest.raises(Exception, match="pickle"):
+        with pytest.raises(jobs.NotSent, match="pickle"):
             bad.future.result(timeout=60)
         after = worker.submit(jobs.Job("hold", "hold", {"imports": [], "data": data}))
         assert after.future is not None
@@ -279,3 +339,45 @@ def test_a_job_that_does_not_pickle_leaves_its_residents_unsent(
         assert "review20-corpus" in worker.held
     finally:
         worker.stop()
+
+
+def test_a_job_that_does_not_pickle_shows_its_page_an_error_naming_the_argument(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job whose arguments did not pickle after ``PICKLE_TRIES`` failed with the pickling
+    error itself, which :meth:`~ui.jobs.Job.error` re-raised (not an input error): the page
+    that asked for it showed a traceback (review20). Its error is now a message naming the
+    job and the argument; another job on the same worker runs, and the next page run that
+    shows the failed job sends it again (:func:`ui.jobs.shown`)."""
+    worker = jobs.Worker()
+    monkeypatch.setattr(jobs, "_worker", _Fixed(worker))  # shown() submits to this worker
+    try:
+        bad = worker.submit(jobs.Job("Scores", "hold", {"imports": [],
+                                                        "weights": lambda: None}))
+        other = worker.submit(jobs.Job("Agreement", "hold", {"imports": ["json"]}))
+        assert bad.future is not None and other.future is not None
+        assert other.future.result(timeout=60) is None  # the other job is unaffected
+        bad.future.exception(timeout=60)
+        message = bad.error()  # raised the PicklingError before
+        assert message is not None
+        assert message.startswith("Scores: the computation could not be sent")
+        assert "its argument 'weights' could not be pickled" in message
+        assert other.error() is None and worker.alive
+        bad.kwargs["weights"] = [1.0]  # the page's next run: the job is sent again
+        memory: dict[str, object] = {}
+        jobs.shown([bad], memory=memory, key="review20")
+        assert bad.future.result(timeout=60) is None and bad.error() is None
+    finally:
+        worker.stop()
+
+
+class _Fixed:
+    """Stands for the cached ``_worker`` of :mod:`ui.jobs`: always ``worker``."""
+
+    def __init__(self, worker: jobs.Worker) -> None:
+        self.worker = worker
+
+    def __call__(self) -> jobs.Worker:
+        return self.worker
+
+    def clear(self) -> None:
+        pass
