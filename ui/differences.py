@@ -33,6 +33,7 @@ from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
 from ui import levels, state
+from ui.charts import TITLE_CHARS, wrapped_title
 from ui.escape import md, plot
 from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
@@ -482,27 +483,6 @@ def waterfall_title(c: Choice) -> str:
     """
     return (f"{MEASURES[c.measure]}, one rule at a time: {c.system} against {c.ref}, level "
             f"{c.level}, MAFALDA {c.mvariant} (grey: the official metrics)")
-
-
-TITLE_CHARS = 44
-"""The longest line of a chart's title, in characters: Plotly's bold title font draws about 7 px
-a character, so a line fits the 358 px a chart has on a phone (390 px wide)."""
-
-
-def wrapped_title(title: str) -> tuple[str, int]:
-    """A chart's title wrapped at :data:`TITLE_CHARS` (``<br>`` between lines) and the top
-    margin that holds it below Plotly's toolbar: the toolbar takes the margin's first 25 px or
-    so, and Plotly centres the title in the rest; a title on one line in a 60 px margin was cut
-    on a phone and drawn under the toolbar.
-
-    >>> wrapped_title("F1, one rule at a time")
-    ('F1, one rule at a time', 60)
-    >>> wrapped_title("Per text: Martino F1 (SemEval-2021) against MAFALDA F1 (paper, level 2)")
-    ('Per text: Martino F1 (SemEval-2021) against<br>MAFALDA F1 (paper, level 2)', 80)
-
-    """
-    lines = textwrap.wrap(title, TITLE_CHARS)
-    return "<br>".join(plot(line) for line in lines), 40 + 20 * len(lines)
 
 
 NAME_PX = 6.0
