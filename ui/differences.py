@@ -694,6 +694,17 @@ def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: 
     return waterfall_spec(_steps, measure, title=title, ink=ink)
 
 
+def steps_settings(c: Choice) -> dict[str, Any]:
+    """What produced the steps' download (:func:`ui.widgets.download_buttons`): the reference
+    the system is scored against, the level, MAFALDA's variant and the measure.
+
+    >>> from ui.widgets import settings_name
+    >>> settings_name(steps_settings(Choice("gold", "sys", 2, "paper", "f1")))
+    'ref-gold_L2_mafalda-paper_measure-f1'
+    """
+    return {"reference": c.ref, "level": c.level, "mafalda": c.mvariant, "measure": c.measure}
+
+
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
     st.header(f"From Martino to MAFALDA ({md(c.mvariant)}): {md(c.system)} against "
@@ -720,7 +731,10 @@ def rule_path(ws: Workspace, c: Choice) -> None:
     # Keyed by the measure: on a phone the cards name the score's measure (ui.sidebar.STEPS_CSS).
     with st.container(key=f"diff_steps_{c.measure}"):
         st.markdown(steps_markdown(table, c.measure))
-    download_menu(table, f"metric_path_{c.system}", key="dl_diff_steps")
+    # The pair, level, variant and measure in the file name (and each JSON record): a CSV
+    # named after the system alone did not say, on a slide, what it was measured against.
+    download_menu(table, f"metric_path_{c.system}", key="dl_diff_steps",
+                  settings=steps_settings(c))
 
 
 def _scatter(df: pd.DataFrame, c: Choice) -> str | None:
