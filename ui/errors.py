@@ -1233,7 +1233,8 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     # there too, where both rows looked the same but for "duplicate" (bugleft24).
     copy = spans.groupby(["document", "side", "start", "end", "label"], sort=False).cumcount()
     shown = paginate(spans.assign(copy=copy), key="err_list_page")
-    shown.insert(2, "id", span_ids(ws, s.ref, list_system, s.level, shown, shown["copy"]))
+    shown.insert(2, "id", span_ids(ws, s.ref, list_system, s.level, shown,
+                                   shown["copy"].tolist()))
     st.dataframe(shown.drop(columns="copy"), hide_index=True, key="err_span_table",
                  column_config={"text": st.column_config.TextColumn(width="large")},
                  placeholder="—")
