@@ -278,6 +278,68 @@ def single_documents(study: Study) -> list[tuple[str, str]]:
                                                                  strict=True)]
 
 
+def _spans_of(aset: AnnotationSet) -> dict[str, list[tuple[int, int, str]]]:
+    """The set's spans per document, sorted (documents without a span left out)."""
+    return {d: sorted((s.start, s.end, s.label) for s in spans)
+            for d, spans in aset.spans.items() if spans}
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _fingerprint(ws_key: str, _ws: Workspace, name: str) -> int:
+    """A hash of :func:`_spans_of` the set ``name``: sets whose hashes differ differ."""
+    return hash(frozenset((d, tuple(spans)) for d, spans in _spans_of(_ws.sets[name]).items()))
+
+
+def identical_sets(ws: Workspace, names: Sequence[str]) -> list[tuple[str, ...]]:
+    """The groups of two or more of ``names`` that give the same spans (start, end, label) in
+    every document: the same file loaded twice (the second is named ``name (2)``), or one set
+    under two names. Their agreement is 1 on every measure, that of a set with itself.
+
+    The hashes pick the candidates; the spans themselves decide (a collision is no match)."""
+    by_hash: dict[int, list[str]] = {}
+    for n in dict.fromkeys(names):
+        by_hash.setdefault(_fingerprint(ws.key, ws, n), []).append(n)
+    groups = []
+    for same in by_hash.values():
+        while len(same) > 1:
+            first = _spans_of(ws.sets[same[0]])
+            group = [n for n in same if n == same[0] or _spans_of(ws.sets[n]) == first]
+            if len(group) > 1:
+                groups.append(tuple(group))
+            same = [n for n in same if n not in group]
+    return groups
+
+
+def identical_note(group: Sequence[str], chosen: Sequence[str], gold: str | None) -> str:
+    """The warning above the values when :func:`identical_sets` found ``group`` among the
+    ``chosen`` sets and the ``gold``: a perfect agreement there is no finding (bugleft24: the
+    matrix showed 1.000 for a gold loaded twice, in the colour of the best agreement, and
+    nothing said why).
+
+    >>> print(identical_note(["g", "g2"], ["g", "g2", "a"], "g"))
+    **g** and **g2** give the same spans in every document: the same file loaded twice, or one
+    set under two names. Their agreement is 1 on every measure (1.000 between them in the
+    matrix): that of a set with itself, not agreement between annotators; all sets together
+    count it 2 times. Against the gold **g**, **g2** scores 1: the gold against itself. Keep one
+    of them in Annotation sets or choose another gold.
+    """
+    names = ", ".join(f"**{md(n)}**" for n in group[:-1]) + f" and **{md(group[-1])}**"
+    compared = [n for n in group if n in chosen]
+    said = [f"{names} give the same spans in every document: the same file loaded twice, or "
+            "one set under two names."]
+    if len(compared) > 1:
+        said.append("Their agreement is 1 on every measure (1.000 between them in the "
+                    "matrix): that of a set with itself, not agreement between annotators; "
+                    f"all sets together count it {len(compared)} times.")
+    if gold in group:
+        said.append(f"Against the gold **{md(gold)}**, "
+                    + ", ".join(f"**{md(n)}**" for n in compared if n != gold)
+                    + " scores 1: the gold against itself.")
+    said.append("Keep one of them in Annotation sets" + (" or choose another gold."
+                                                          if gold in group else "."))
+    return " ".join(said)
+
+
 @st.cache_resource(max_entries=16, show_spinner=False)
 def coverage(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
              ) -> tuple[list[tuple[str, str]], dict[str, tuple[int, int]]]:
@@ -1369,6 +1431,9 @@ def choose(ws: Workspace) -> Choice:
         st.info(said, icon="👥")
     if gold != ANN_NO_GOLD and gold in chosen and len(chosen) > 2:
         st.caption(gold_among_note(gold))
+    for group in identical_sets(ws, [*chosen, *([gold] if gold != ANN_NO_GOLD else [])]):
+        st.warning(identical_note(group, chosen, None if gold == ANN_NO_GOLD else gold),
+                   icon="🪞")
     if len(chosen) < 2:
         st.info("Pick at least two annotation sets above to compare them.", icon="ℹ️")
         st.page_link("pages/data.py", label="Load more sets on the Data page", icon="📂")

@@ -8,6 +8,7 @@ them) goes through :func:`ui.escape.plot` here, once: callers pass plain text.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 
 import pandas as pd
@@ -16,6 +17,58 @@ import plotly.graph_objects as go
 from core.render.highlight import PALETTE
 from core.render.palette import FILL_PATTERNS, SEQUENTIAL
 from ui.escape import plot
+
+TITLE_CHARS = 44
+"""The longest line of a chart's title, in characters: Plotly's bold title font draws about 7 px
+a character, so a line fits the 358 px a chart has on a phone (390 px wide)."""
+
+
+def wrapped_title(title: str) -> tuple[str, int]:
+    """A chart's title wrapped at :data:`TITLE_CHARS` (``<br>`` between lines) and the top
+    margin that holds it below Plotly's toolbar: the toolbar takes the margin's first 25 px or
+    so, and Plotly centres the title in the rest; a title on one line in a 60 px margin was cut
+    on a phone and drawn under the toolbar.
+
+    >>> wrapped_title("F1, one rule at a time")
+    ('F1, one rule at a time', 60)
+    >>> wrapped_title("Per text: Martino F1 (SemEval-2021) against MAFALDA F1 (paper, level 2)")
+    ('Per text: Martino F1 (SemEval-2021) against<br>MAFALDA F1 (paper, level 2)', 80)
+
+    """
+    lines = textwrap.wrap(title, TITLE_CHARS)
+    return "<br>".join(plot(line) for line in lines), 40 + 20 * len(lines)
+
+
+TOOLBAR_PX, LINE_PX, TITLE_GAP = 34, 22, 12
+"""A titled chart's top margin, from the top: the row of Plotly's toolbar, each line of the
+title (its 17 px font), then a gap above the plot."""
+
+TICK_PX = 6.5
+"""Room for one character of a category's tick label drawn upright (rotated 90°, as Plotly
+draws the per-label chart's labels on a phone), in px."""
+
+
+def _titled(fig: go.Figure, title: str, *, height: int) -> go.Figure:
+    """``fig`` with ``title`` wrapped (:func:`wrapped_title`) at the top left, under the
+    toolbar's row, in a margin as tall as its lines, and the legend at the figure's foot (as
+    the Errors page's charts, ``ui.errors._legend_below``): on a phone the title ran past the
+    chart's edge, and a legend over the plot's corner wraps to two rows there, into the title.
+    ``height`` is the figure's with a one-line title; the figure grows by each further line.
+    The title is placed by its middle (Plotly moves a multi-line title anchored at its top up
+    by half a line a line, into the toolbar)."""
+    text, _ = wrapped_title(title)
+    lines = len(text.split("<br>"))
+    top = TOOLBAR_PX + LINE_PX * lines + TITLE_GAP
+    full = height + LINE_PX * (lines - 1)
+    fig.update_layout(
+        title=dict(text=text, x=0, xanchor="left", xref="container", pad=dict(l=8),
+                   yref="container", yanchor="middle",
+                   y=1 - (TOOLBAR_PX + LINE_PX * lines / 2) / full),
+        height=full, template="plotly_white", margin=dict(l=10, r=10, t=top, b=10),
+        legend=dict(orientation="h", yref="container", yanchor="bottom", y=0, x=0,
+                    xanchor="left"))
+    return fig
+
 
 _LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), template="plotly_white",
                legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"))
@@ -54,9 +107,12 @@ def per_label_prf(df: pd.DataFrame, *, title: str) -> go.Figure:
             fig.add_bar(x=[plot(lab) for lab in df["label"]], y=df[col], name=col,
                         marker_color=PALETTE[i],
                         marker_pattern_shape=FILL_PATTERNS[i])
-    fig.update_layout(barmode="group", title=plot(title), height=380, yaxis_title="score",
-                      **_LAYOUT)
-    return fig
+    # Room for the longest label drawn upright below the bars, as on a phone: at 380 px
+    # "Misrepresentation of Someone's Position (Straw Man)" was cut at the chart's foot and
+    # the bars squeezed into 40 px. Plotly's automargin then gives the labels what they need.
+    longest = max((len(str(lab)) for lab in df["label"]), default=0)
+    fig.update_layout(barmode="group", yaxis_title="score")
+    return _titled(fig, title, height=max(380, 260 + round(TICK_PX * min(longest, 80))))
 
 
 def systems_f1(df: pd.DataFrame, *, columns: Mapping[str, str], title: str) -> go.Figure:
@@ -77,14 +133,12 @@ def systems_f1(df: pd.DataFrame, *, columns: Mapping[str, str], title: str) -> g
         fig.add_bar(x=[plot(s) for s in df["system"]], y=df[col], name=plot(shown), error_y=err,
                     marker_color=PALETTE[i % len(PALETTE)],
                     marker_pattern_shape=FILL_PATTERNS[i % len(FILL_PATTERNS)])
-    fig.update_layout(barmode="group", title=plot(title), height=360, yaxis_title="score",
-                      **_LAYOUT)
-    return fig
+    fig.update_layout(barmode="group", yaxis_title="score")
+    return _titled(fig, title, height=360)
 
 
 def doc_scores_hist(df: pd.DataFrame, column: str, *, title: str) -> go.Figure:
     """Histogram of per-document scores in ``column``."""
     fig = go.Figure(go.Histogram(x=df[column], nbinsx=20, marker_color=PALETTE[0]))
-    fig.update_layout(title=plot(title), height=300, xaxis_title=plot(column),
-                      yaxis_title="documents", **_LAYOUT)
-    return fig
+    fig.update_layout(xaxis_title=plot(column), yaxis_title="documents")
+    return _titled(fig, title, height=300)

@@ -706,6 +706,20 @@ def items_for(aset: AnnotationSet, doc: str, prefix: str, members: Sequence[tupl
     return items, marked
 
 
+def lane_note(items: Sequence[highlight.SpanItem]) -> str:
+    """An annotator's lane's count of spans, each copy of a span given more than once counted
+    (its own id, A1 and A2, as the Documents page's P1 and P2), and how many of them are such
+    copies: the consensus reads an annotator's copies as one vote, so they are marked together
+    as one member of a decision.
+
+    >>> lane_note([highlight.SpanItem("A1", 0, 4, ("x",)), highlight.SpanItem("A2", 0, 4, ("x",))])
+    '2 span(s) · 1 a copy of another (one vote)'
+    """
+    copies = len(items) - len({(it.start, it.end, it.labels) for it in items})
+    return f"{len(items)} span(s)" + (f" · {copies} a copy of another (one vote)" if copies
+                                      else "")
+
+
 def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | None
                    ) -> list[highlight.SpanItem]:
     """Kept proposals of ``doc`` (``decided`` None: the rule's; else with the lead's)."""
@@ -1176,8 +1190,7 @@ def _lanes(ws: Workspace, r: Rules, p: Proposed, doc: str, members: Sequence[tup
     for i, name in enumerate(r.sets):
         items, marked = items_for(ws.sets[name], doc, chr(65 + i % 26), members)
         listed = "" if doc in ws.sets[name].spans else " · does not list this document"
-        out.append(Lane(name, f"{len(items)} span(s){listed}", items, marked,
-                        f"{prefix}lane-{i}"))
+        out.append(Lane(name, lane_note(items) + listed, items, marked, f"{prefix}lane-{i}"))
     rule_items = proposal_items(p.result, doc, None)
     cur_items = proposal_items(p.result, doc, p.decided)
     how = f"k = {r.k}, {r.match}" + (f", {r.bounds}" if r.match not in ("exact", "char")

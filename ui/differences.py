@@ -33,6 +33,7 @@ from core.model.errors import SpanScopeError
 from core.render.highlight import PALETTE
 from core.render.palette import MARKER_SYMBOLS, OKABE_ITO
 from ui import levels, plain, state
+from ui.charts import TITLE_CHARS, wrapped_title
 from ui.escape import md, plot
 from ui.jobs import Job, Resident, hold, progress, submit
 from ui.jobs import shown as jobs_shown
@@ -484,27 +485,6 @@ def waterfall_title(c: Choice) -> str:
             f"{c.level}, MAFALDA {c.mvariant} (grey: the official metrics)")
 
 
-TITLE_CHARS = 44
-"""The longest line of a chart's title, in characters: Plotly's bold title font draws about 7 px
-a character, so a line fits the 358 px a chart has on a phone (390 px wide)."""
-
-
-def wrapped_title(title: str) -> tuple[str, int]:
-    """A chart's title wrapped at :data:`TITLE_CHARS` (``<br>`` between lines) and the top
-    margin that holds it below Plotly's toolbar: the toolbar takes the margin's first 25 px or
-    so, and Plotly centres the title in the rest; a title on one line in a 60 px margin was cut
-    on a phone and drawn under the toolbar.
-
-    >>> wrapped_title("F1, one rule at a time")
-    ('F1, one rule at a time', 60)
-    >>> wrapped_title("Per text: Martino F1 (SemEval-2021) against MAFALDA F1 (paper, level 2)")
-    ('Per text: Martino F1 (SemEval-2021) against<br>MAFALDA F1 (paper, level 2)', 80)
-
-    """
-    lines = textwrap.wrap(title, TITLE_CHARS)
-    return "<br>".join(plot(line) for line in lines), 40 + 20 * len(lines)
-
-
 NAME_PX = 6.0
 """Room for one character of a step's name on the waterfall's axis, in px (Streamlit's sans
 serif at Plotly's 12 px measures 5.3 to 5.6 px a character on these names), with
@@ -714,6 +694,17 @@ def waterfall_of(ws_key: str, _steps: list[Step], ref: str, system: str, level: 
     return waterfall_spec(_steps, measure, title=title, ink=ink)
 
 
+def steps_settings(c: Choice) -> dict[str, Any]:
+    """What produced the steps' download (:func:`ui.widgets.download_buttons`): the reference
+    the system is scored against, the level, MAFALDA's variant and the measure.
+
+    >>> from ui.widgets import settings_name
+    >>> settings_name(steps_settings(Choice("gold", "sys", 2, "paper", "f1")))
+    'ref-gold_L2_mafalda-paper_measure-f1'
+    """
+    return {"reference": c.ref, "level": c.level, "mafalda": c.mvariant, "measure": c.measure}
+
+
 def rule_path(ws: Workspace, c: Choice) -> None:
     """The system's score from Martino to MAFALDA, one rule per step: waterfall and table."""
     st.header(f"From Martino to MAFALDA ({md(c.mvariant)}): {md(c.system)} against "
@@ -740,7 +731,10 @@ def rule_path(ws: Workspace, c: Choice) -> None:
     # Keyed by the measure: on a phone the cards name the score's measure (ui.sidebar.STEPS_CSS).
     with st.container(key=f"diff_steps_{c.measure}"):
         st.markdown(steps_markdown(table, c.measure))
-    download_menu(table, f"metric_path_{c.system}", key="dl_diff_steps")
+    # The pair, level, variant and measure in the file name (and each JSON record): a CSV
+    # named after the system alone did not say, on a slide, what it was measured against.
+    download_menu(table, f"metric_path_{c.system}", key="dl_diff_steps",
+                  settings=steps_settings(c))
 
 
 def _scatter(df: pd.DataFrame, c: Choice) -> str | None:

@@ -655,6 +655,31 @@ def span_categories(ws: state.Workspace, ref: str, system: str, level: int, doc:
     return lookup("reference", items_a), lookup("prediction", items_b)
 
 
+def span_ids(ws: state.Workspace, ref: str, system: str, level: int, rows: pd.DataFrame,
+             copy: Sequence[int]) -> list[str]:
+    """The Documents page's id of each row of :func:`span_frame` (``G1``… the reference's,
+    ``P1``… the system's, :func:`core.render.highlight.span_items`): found by side, interval
+    and the label the row is counted under (:func:`item_labels`); ``copy`` says which copy of
+    a span its set gives more than once the row is (0 the first, in the table's order), which
+    takes that copy's own id, as the Documents page's P1, P2 (:class:`ui.results._SpanIds`).
+    Rows whose span the page has no item for (none expected) get ""."""
+    from core.render.highlight import span_items
+
+    items: dict[tuple[str, str], list[SpanItem]] = {}
+    out = []
+    for doc, side, start, end, label, k in zip(rows["document"], rows["side"], rows["start"],
+                                               rows["end"], rows["label"], copy, strict=True):
+        if (doc, side) not in items:
+            name, prefix = (ref, "G") if side == "reference" else (system, "P")
+            items[doc, side] = span_items(ws.sets[name], doc, prefix)
+        found = [it.id for it in items[doc, side] if (it.start, it.end) == (start, end)]
+        if len(found) > 1:
+            found = [it.id for it in items[doc, side] if (it.start, it.end) == (start, end)
+                     and label in item_labels(ws, ref, system, level, it)]
+        out.append(found[min(k, len(found) - 1)] if found else "")
+    return out
+
+
 def notes(categories: Mapping[str, str]) -> dict[str, tuple[str, str, str]]:
     """Item id -> (mark, colour, category) for :func:`core.render.highlight.render_lanes`."""
     return {i: (CATEGORY_STYLE[c][2], CATEGORY_STYLE[c][0], c) for i, c in categories.items()}
@@ -1204,7 +1229,14 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
                      key="err_list_on"):
         return
     spans = span_frame(ws.key, ws, s.ref, list_system, s.level, list_category)
-    st.dataframe(paginate(spans, key="err_list_page"), hide_index=True, key="err_span_table",
+    # The ids of the rows shown (a page of them: items are built per document) as the
+    # Documents page names them, so that a span the set gives twice is listed as P1 and P2
+    # there too, where both rows looked the same but for "duplicate" (bugleft24).
+    copy = spans.groupby(["document", "side", "start", "end", "label"], sort=False).cumcount()
+    shown = paginate(spans.assign(copy=copy), key="err_list_page")
+    shown.insert(2, "id", span_ids(ws, s.ref, list_system, s.level, shown,
+                                   shown["copy"].tolist()))
+    st.dataframe(shown.drop(columns="copy"), hide_index=True, key="err_span_table",
                  column_config={"text": st.column_config.TextColumn(width="large")},
                  placeholder="—")
     download_buttons(spans, f"spans_{list_category}_{list_system}", key="dl_err_spans")

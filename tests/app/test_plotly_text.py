@@ -121,10 +121,19 @@ BROKEN = ('x2 "bold"', "link r 5%")
 """What :data:`HOSTILE` and :data:`OTHER` become when Plotly reads them as markup."""
 
 
+def _squeezed(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
 def _assert_drawn_as_written(fig: go.Figure, *names: str) -> None:
+    """Each of ``names`` drawn as written: on one line, or wrapped over several (a title or a
+    tick label on a phone, ``ui.charts.wrapped_title``/``tick_text``: the lines, read in turn
+    without the spaces they were cut at, hold it; markup read as such would have lost its
+    tags)."""
     lines = _texts(fig)
     for name in names:
-        assert any(name in line for line in lines), (name, lines)
+        assert (any(name in line for line in lines)
+                or _squeezed(name) in _squeezed("".join(lines))), (name, lines)
     read_as_markup = [line for line in lines if any(b in line for b in BROKEN)]
     assert not read_as_markup, read_as_markup
 

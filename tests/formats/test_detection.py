@@ -71,6 +71,36 @@ def test_labels_triples_are_mafalda_with_its_names_and_doccano_with_others(label
     assert _detect("a.jsonl", body) == fmt
 
 
+def test_a_mafalda_file_with_one_label_of_its_own_is_mafalda_which_names_the_label() -> None:
+    """tour19: a hand-made MAFALDA gold (alternatives, ⊥) with one label outside the taxonomy
+    was detected as doccano (20 against 50) and scored without a word, its alternatives and
+    ⊥ read as plain spans. It is MAFALDA's now (most of its labels are), whose reader refuses
+    the label by line and field and names the doccano reading that would take it."""
+    body = ('{"text": "Vote or the country dies. They lie.", "labels": [[0, 24, "appeal to '
+            'fear"], [0, 24, "nothing"], [25, 34, "ad hominem"]]}\n'
+            '{"text": "You are wrong, you are stupid.", "labels": [[0, 30, "insult"]]}\n')
+    assert _detect("gold.jsonl", body) == "mafalda"
+    from core.formats import ReadOptions
+
+    with pytest.raises(FormatError) as caught:
+        load_files({"gold.jsonl": body.encode()}, name="gold.jsonl",
+                   options=ReadOptions(role="gold"))
+    said = str(caught.value)
+    assert said.startswith("gold.jsonl:2: field 'labels[0]': expected a label of the MAFALDA "
+                           "taxonomy, got 'insult'; valid names: nothing, "), said
+    assert said.endswith("Read as MAFALDA JSON Lines (its labels are mostly MAFALDA's); doccano "
+                         "JSON Lines has the same layout and keeps any label: pass the format "
+                         "doccano to read the file so, its spans as listed (no alternatives, "
+                         "no ⊥)"), said
+    # as the hint says: doccano takes it, every label as written
+    loaded = load_files({"gold.jsonl": body.encode()}, fmt="doccano", name="gold.jsonl")
+    assert {s.label for spans in loaded.set.spans.values() for s in spans} == {
+        "appeal to fear", "nothing", "ad hominem", "insult"}
+    # half of the labels or fewer MAFALDA's: doccano, as before
+    half = body.replace('"ad hominem"', '"lie"')
+    assert _detect("gold.jsonl", half) == "doccano"
+
+
 def test_doccano_1_0_marks_make_labels_triples_doccano_whatever_the_names() -> None:
     body = ('{"id": 1, "text": "abcd", "meta": {}, "annotation_approver": null, '
             '"labels": [[0, 4, "ad hominem"]]}\n')
