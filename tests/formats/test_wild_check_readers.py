@@ -25,9 +25,12 @@ def _wild_check() -> ModuleType:
     return mod
 
 
+Documents = list[tuple[str | None, list[tuple[int, int, str]]]]
+"""Each document's text (None when the input has none) and its spans."""
+
+
 def _both_conll(path: Path, options: dict[str, Any] | None = None
-                ) -> tuple[list[tuple[str, list[tuple[int, int, str]]]],
-                           list[tuple[str, list[tuple[int, int, str]]]]]:
+                ) -> tuple[Documents, Documents]:
     """The CoNLL file's documents, texts and spans, as the independent reader of
     ``scripts/wild_check.py`` reads them and as ours does, with the same ``options``."""
     from core.formats import ReadOptions, load_path
