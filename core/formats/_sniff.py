@@ -143,7 +143,6 @@ its ``name`` first, then, before any list, the project's ``mode`` (``ANNOTATION`
 ``annotation``), then its ``source_documents``, as both tools write them."""
 
 UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
-                  "the NER Annotator for spaCy's export", "a JSON list of spaCy training tuples",
                   "the settings of an INCEpTION or WebAnno project export",
                   "Label Studio tasks to import")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
@@ -151,8 +150,10 @@ UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
 
 def _other_json(head: str) -> str | None:
     """What a JSON head no reader took is, when it is a known layout no format reads:
-    spaCy v2's JSON training data, the NER Annotator for spaCy's export, or JSON Lines of
-    lists ([text, tags] pairs). Asked only once detection has failed."""
+    spaCy v2's JSON training data, JSON Lines of lists ([text, tags] pairs), an INCEpTION
+    project's settings or Label Studio tasks to import. Asked only once detection has failed.
+    (spaCy's training tuples and the NER Annotator's export, named here until the wild14
+    tour, are read by the spacy reader: :func:`training_tuples`.)"""
     body = head.lstrip(_WS)
     first, end = _raw(body, 0)
     if isinstance(first, list) and first and body[_skip(body, end):][:1] in ("[", "{"):
@@ -160,11 +161,6 @@ def _other_json(head: str) -> str | None:
         return (f"JSON Lines of lists, not objects (the first: {shown}): no format SpanScope "
                 "reads; tags per token are read from CoNLL (a token and its tag a line), spans "
                 "from doccano's JSON Lines ({\"text\": ..., \"label\": [[start, end, label]]})")
-    if _TRAINING_TUPLES.match(body) and _tuple_follows(body):
-        return ("a JSON list of spaCy training tuples ([text, {\"entities\": [[start, end, "
-                "label]]}] pairs, as spaCy v2's nlp.update took them): no format SpanScope "
-                "reads; write each pair as a doccano JSON Lines record {\"text\": text, "
-                "\"label\": entities}")
     if _PROJECT_SETTINGS.match(body):
         return ("the settings of an INCEpTION or WebAnno project export (exportedproject.json: "
                 "the project's layers, users and document list, no annotation): the "
@@ -179,12 +175,6 @@ def _other_json(head: str) -> str | None:
         return ("spaCy v2's JSON training data (documents of paragraphs of sentences of tokens "
                 "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
                 "FILE OUTPUT_DIR', and read the .spacy file")
-    if (isinstance(task, dict) and isinstance(task.get("annotations"), list)
-            and "classes" in task) or _NER_ANNOTATOR.match(body):
-        return ("the NER Annotator for spaCy's export (classes, and annotations as [text, "
-                "{\"entities\": [[start, end, label]]}] pairs): no format SpanScope reads; "
-                "write each pair as a doccano JSON Lines record {\"text\": text, \"label\": "
-                "entities}")
     return None
 
 
@@ -192,6 +182,29 @@ LS_IMPORT_TASKS = ("Label Studio tasks to import (each only {\"data\": {...}}, n
                    "or predictions): nothing in them is annotated yet; annotate them in Label "
                    "Studio, then export the project (JSON) and read the export")
 """What a list of tasks holding only ``data`` is: a file to import into Label Studio."""
+
+
+def training_tuples(head: str) -> bool:
+    """Does ``head`` start spaCy's training tuples: a JSON list of ``[text, {"entities":
+    ...}]`` pairs (spaCy v2's ``nlp.update`` took them; the head may cut a long first text),
+    or the NER Annotator for spaCy's export, ``{"classes": [...], "annotations": [pairs]}``
+    (its keys in that order when the head does not hold the whole file)?
+
+    >>> training_tuples('[["Ann met Bob.", {"entities": [[0, 3, "PER"]]}]]')
+    True
+    >>> training_tuples('{"classes": ["PER"], "annotations": [["Ann", {"entities": []}]]}')
+    True
+    >>> training_tuples('[["a", ["B-PER", "O"]]]'), training_tuples('[[1, 2], [3, 4]]')
+    (False, False)
+    """
+    body = head.lstrip(_WS)
+    if _TRAINING_TUPLES.match(body):
+        return _tuple_follows(body)
+    if _NER_ANNOTATOR.match(body):
+        return True
+    task = _raw(body, 0)[0] if body.startswith("{") else None
+    return (isinstance(task, dict) and isinstance(task.get("annotations"), list)
+            and "classes" in task)
 
 
 def _tuple_follows(body: str) -> bool:
@@ -502,7 +515,8 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
     "core.formats.spacy_docs": lambda name, head: (
         _named(name, ".spacy") or _starts(head, "{")
         or (_starts(head, "[") and ('"spans"' in head or '"ents"' in head
-                                    or '"entities"' in head))),
+                                    or '"entities"' in head
+                                    or _TRAINING_TUPLES.match(head.lstrip(_WS)) is not None))),
     "core.formats.parquet": lambda name, head: (
         _named(name, ".parquet") or head.startswith(PARQUET_MAGIC)),
 }

@@ -249,3 +249,20 @@ def test_time_prints_a_bench_line_per_entry_read(tmp_path: Path,
              if line.startswith("time ")]
     assert len(lines) == 1 and "doccano/admin.jsonl" in lines[0]
     assert lines[0].split()[-1] == "MiB/s" and lines[0].split()[3] == "MiB"
+
+
+def test_the_independent_spacy_reader_reads_training_tuples(tmp_path: Path) -> None:
+    """spaCy's training tuples, bare and as the NER Annotator's export (wild14): both readers
+    find the same texts and spans."""
+    import json
+
+    pairs = [["Ann met Bob.", {"entities": [[0, 3, "PER"], [8, 11, "PER"]]}],
+             ["Rain.", {"entities": []}]]
+    for name, value in (("tuples.json", pairs),
+                        ("export.json", {"classes": ["PER"], "annotations": pairs})):
+        path = tmp_path / name
+        path.write_text(json.dumps(value, indent=2), encoding="utf-8")
+        problems, theirs = _agree(path, "spacy")
+        assert problems == []
+        assert theirs.docs == [  # type: ignore[attr-defined]
+            ("Ann met Bob.", ((0, 3, "PER"), (8, 11, "PER"))), ("Rain.", ())]
