@@ -144,7 +144,8 @@ its ``name`` first, then, before any list, the project's ``mode`` (``ANNOTATION`
 
 UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
                   "the settings of an INCEpTION or WebAnno project export",
-                  "Label Studio tasks to import")
+                  "Label Studio tasks to import", "records of a text and its category",
+                  "records of token and tag lists")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
@@ -171,11 +172,35 @@ def _other_json(head: str) -> str | None:
     task = array.first if array.kind == "array" else first if isinstance(first, dict) else None
     if isinstance(task, dict) and set(task) == {"data"} and isinstance(task["data"], dict):
         return LS_IMPORT_TASKS
+    records = json_head(head).records
+    if records and all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
+                       and not any(isinstance(v, (list, dict)) for v in r.values())
+                       for r in records):
+        return ("records of a text and its category ({\"text\", \"category\"}: a text "
+                "classification's data, or fragments cut out of their documents): no character "
+                "offsets to read; SpanScope measures spans within documents: export the "
+                "documents with their spans (such as doccano's JSONL {\"text\": ..., \"label\": "
+                "[[start, end, label]]})")
+    if records and all(_token_tag_lists(r) for r in records) and any(
+            re.fullmatch(r"[BIESLU]-\S+", tag) for r in records
+            for tag in [v for v in r.values() if isinstance(v, list)][1]):
+        keys = ", ".join(f'"{k}"' for k in records[0])
+        return (f"records of token and tag lists ({{{keys}}}: a tagger's data, as Hugging "
+                "Face datasets keep it): no format SpanScope reads; write them as CoNLL (a token "
+                "and its tag a line, a blank line between records)")
     if isinstance(task, dict) and isinstance(task.get("paragraphs"), list):
         return ("spaCy v2's JSON training data (documents of paragraphs of sentences of tokens "
                 "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
                 "FILE OUTPUT_DIR', and read the .spacy file")
     return None
+
+
+def _token_tag_lists(record: dict[str, Any]) -> bool:
+    """Is ``record`` a list of tokens and a list of as many tags (strings), and nothing else
+    that is a list? (The caller asks for one BIO tag among the head's records.)"""
+    lists = [v for v in record.values() if isinstance(v, list)]
+    return (len(lists) == 2 and len(lists[0]) == len(lists[1]) > 0
+            and all(isinstance(x, str) for v in lists for x in v))
 
 
 LS_IMPORT_TASKS = ("Label Studio tasks to import (each only {\"data\": {...}}, no annotations "
