@@ -145,7 +145,7 @@ its ``name`` first, then, before any list, the project's ``mode`` (``ANNOTATION`
 UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
                   "the settings of an INCEpTION or WebAnno project export",
                   "Label Studio tasks to import", "records of a text and its category",
-                  "records of token and tag lists")
+                  "records of token and tag lists", "records with doccano's span objects")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
@@ -181,6 +181,16 @@ def _other_json(head: str) -> str | None:
                 "offsets to read; SpanScope measures spans within documents: export the "
                 "documents with their spans (such as doccano's JSONL {\"text\": ..., \"label\": "
                 "[[start, end, label]]})")
+    keys = {k for r in records for k, v in r.items() if k not in _DOCCANO_SPAN_KEYS
+            and isinstance(v, list) and v and all(
+                isinstance(o, dict) and {"start_offset", "end_offset", "label"} <= o.keys()
+                for o in v)}
+    if records and len(keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
+        (key,) = keys
+        return (f"records with doccano's span objects ({{start_offset, end_offset, label}}) "
+                f"under '{key}', a key no doccano export writes: rename '{key}' to 'entities' "
+                "(doccano 1.6's layout), give each record an 'id' of its own, and read the file "
+                "again (--format doccano reads them only under 'entities' or 'annotations')")
     if records and all(_token_tag_lists(r) for r in records) and any(
             re.fullmatch(r"[BIESLU]-\S+", tag) for r in records
             for tag in [v for v in r.values() if isinstance(v, list)][1]):
@@ -193,6 +203,10 @@ def _other_json(head: str) -> str | None:
                 "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
                 "FILE OUTPUT_DIR', and read the .spacy file")
     return None
+
+
+_DOCCANO_SPAN_KEYS = frozenset({"entities", "annotations", "label", "labels"})
+"""Where doccano's exports keep their spans."""
 
 
 def _token_tag_lists(record: dict[str, Any]) -> bool:

@@ -65,3 +65,19 @@ def test_records_of_token_and_tag_lists_are_named_at_detection() -> None:
     assert ("could not detect the format: records of token and tag lists ({\"words\", "
             "\"ner\"}") in message
     assert "write them as CoNLL" in message
+
+
+def test_doccano_span_objects_under_another_key_are_named_at_detection() -> None:
+    """lcclab-blcu/CHED@6069107 ``all.jsonl`` (wild14): the event triggers of the Chinese
+    Historical Event Detection corpus, one sentence a record, as doccano's span objects
+    (``start_offset``, ``end_offset``, ``label``) under ``events``, a key no doccano export
+    writes. Detection said "pass it explicitly", and ``--format doccano`` reads 0 spans (with a
+    warning): it names the key and the rename that makes the file a doccano export."""
+    rows = [{"sen_id": k, "doc_id": 7, "text": "The king met the envoy.",
+             "events": [{"id": k, "trigger": "met", "label": "meet",
+                         "start_offset": 9, "end_offset": 12}]} for k in range(30)]
+    data = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    message = _refusal("all.jsonl", data)
+    assert ("could not detect the format: records with doccano's span objects "
+            "({start_offset, end_offset, label}) under 'events'") in message
+    assert "rename 'events' to 'entities'" in message
