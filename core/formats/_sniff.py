@@ -181,12 +181,12 @@ def _other_json(head: str) -> str | None:
                 "offsets to read; SpanScope measures spans within documents: export the "
                 "documents with their spans (such as doccano's JSONL {\"text\": ..., \"label\": "
                 "[[start, end, label]]})")
-    keys = {k for r in records for k, v in r.items() if k not in _DOCCANO_SPAN_KEYS
+    span_keys = {k for r in records for k, v in r.items() if k not in _DOCCANO_SPAN_KEYS
             and isinstance(v, list) and v and all(
                 isinstance(o, dict) and {"start_offset", "end_offset", "label"} <= o.keys()
                 for o in v)}
-    if records and len(keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
-        (key,) = keys
+    if records and len(span_keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
+        (key,) = span_keys
         return (f"records with doccano's span objects ({{start_offset, end_offset, label}}) "
                 f"under '{key}', a key no doccano export writes: rename '{key}' to 'entities' "
                 "(doccano 1.6's layout), give each record an 'id' of its own, and read the file "
