@@ -181,10 +181,10 @@ def _other_json(head: str) -> str | None:
                 "offsets to read; SpanScope measures spans within documents: export the "
                 "documents with their spans (such as doccano's JSONL {\"text\": ..., \"label\": "
                 "[[start, end, label]]})")
-    span_keys = {k for r in records for k, v in r.items() if k not in _DOCCANO_SPAN_KEYS
-            and isinstance(v, list) and v and all(
-                isinstance(o, dict) and {"start_offset", "end_offset", "label"} <= o.keys()
-                for o in v)}
+    span_keys = {k for r in records for k, v in r.items()
+                 if k not in _DOCCANO_SPAN_KEYS and isinstance(v, list) and v and all(
+                     isinstance(o, dict) and {"start_offset", "end_offset", "label"} <= o.keys()
+                     for o in v)}
     if records and len(span_keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
         (key,) = span_keys
         return (f"records with doccano's span objects ({{start_offset, end_offset, label}}) "
@@ -241,7 +241,8 @@ def training_tuples(head: str) -> bool:
         return _tuple_follows(body)
     if _NER_ANNOTATOR.match(body):
         return True
-    task = _raw(body, 0)[0] if body.startswith("{") else None
+    # Decoded only when the head names "classes": detection asks this of every JSON object
+    task = _raw(body, 0)[0] if body.startswith("{") and '"classes"' in body else None
     return (isinstance(task, dict) and isinstance(task.get("annotations"), list)
             and "classes" in task)
 
