@@ -172,7 +172,20 @@ def _other_json(head: str) -> str | None:
     task = array.first if array.kind == "array" else first if isinstance(first, dict) else None
     if isinstance(task, dict) and set(task) == {"data"} and isinstance(task["data"], dict):
         return LS_IMPORT_TASKS
-    records = json_head(head).records
+    layout = _records_layout(json_head(head).records)
+    if layout is not None:
+        return layout
+    if isinstance(task, dict) and isinstance(task.get("paragraphs"), list):
+        return ("spaCy v2's JSON training data (documents of paragraphs of sentences of tokens "
+                "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
+                "FILE OUTPUT_DIR', and read the .spacy file")
+    return None
+
+
+def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
+    """What the head's JSON records are when they are one of three layouts no format reads
+    (wild14 tour): a text and its category, doccano's span objects under another key, or token
+    and tag lists; else None."""
     if records and all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
                        and not any(isinstance(v, (list, dict)) for v in r.values())
                        for r in records):
@@ -198,10 +211,6 @@ def _other_json(head: str) -> str | None:
         return (f"records of token and tag lists ({{{keys}}}: a tagger's data, as Hugging "
                 "Face datasets keep it): no format SpanScope reads; write them as CoNLL (a token "
                 "and its tag a line, a blank line between records)")
-    if isinstance(task, dict) and isinstance(task.get("paragraphs"), list):
-        return ("spaCy v2's JSON training data (documents of paragraphs of sentences of tokens "
-                "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
-                "FILE OUTPUT_DIR', and read the .spacy file")
     return None
 
 

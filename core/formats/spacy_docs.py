@@ -395,11 +395,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     # groups and the annotators, the second reads the documents (the decoded file is never
     # held at once).
     loaded = Loaded(FORMAT, file)
-    start = content.lstrip()[:1]
-    # A JSON list, or the NER Annotator's export: one object whose "annotations" are the list
-    listed = start == "[" or (start == "{" and training_tuples(content[:65536]))
-    records: JsonLines | _JsonList = (_JsonList(file, content) if listed
-                                      else JsonLines(file, content))
+    records = _records_of(file, content)
     groups, annotators, inputs = _groups_and_annotators(file, records)
     group = _choose_group(groups, options.span_group, file)
     per_annotator = len(annotators) >= 2
@@ -460,6 +456,15 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
             loaded.named_sets.add(who)
     return loaded
+
+
+def _records_of(file: str, content: str) -> JsonLines | _JsonList:
+    """The file's records: a JSON list's, the NER Annotator's export's (one object whose
+    ``annotations`` are the list), or JSON Lines'."""
+    start = content.lstrip()[:1]
+    if start == "[" or (start == "{" and training_tuples(content[:65536])):
+        return _JsonList(file, content)
+    return JsonLines(file, content)
 
 
 def _document_of(sets: dict[str | None, tuple[DuplicateIds, SpanColumns, set[str]]],
