@@ -459,6 +459,18 @@ def ind_conll(path: Path, options: dict[str, Any]) -> Reading:
     return r
 
 
+def _spacy_records(values: list[Any]) -> list[dict[str, Any]]:
+    """The records of spaCy-style JSON: JSON Lines, one JSON list, or training data as spaCy
+    v2 took it, ``(text, {"entities": [(start, end, label)]})`` pairs, alone in a list or under
+    the ``annotations`` of the NER Annotator for spaCy's export (``{"classes", "annotations"}``);
+    a pair is ``{"text": text, "entities": [...]}``."""
+    if len(values) == 1 and isinstance(values[0], list):
+        values = values[0]
+    elif len(values) == 1 and isinstance(values[0], dict) and "classes" in values[0]:
+        values = values[0]["annotations"]
+    return [{"text": v[0], **v[1]} if isinstance(v, list) else v for v in values]
+
+
 def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
     """spaCy: ``DocBin`` through spaCy itself (``doc.ents``, else the only span group);
     JSONL ``{text, ents|entities|spans}`` through ``json``."""
@@ -476,7 +488,7 @@ def ind_spacy(path: Path, options: dict[str, Any]) -> Reading:
                 spans = doc.spans[group or next(iter(doc.spans))]
             r.add(doc.text, ((s.start_char, s.end_char, s.label_) for s in spans))
         return r
-    objs = _jsonl(path)
+    objs = _spacy_records(_jsonl(path))
     annotators = {o.get("_annotator_id") for o in objs} - {None}
     # Prodigy with named sessions: a question (_input_hash, else its text, and _task_hash)
     # that one annotator accepts again on a later line counts with its last accepted answer

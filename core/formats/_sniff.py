@@ -145,16 +145,18 @@ its ``name`` first, then, before any list, the project's ``mode`` (``ANNOTATION`
 ``annotation``), then its ``source_documents``, as both tools write them."""
 
 UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
-                  "the NER Annotator for spaCy's export", "a JSON list of spaCy training tuples",
                   "the settings of an INCEpTION or WebAnno project export",
-                  "Label Studio tasks to import")
+                  "Label Studio tasks to import", "records of a text and its category",
+                  "records of token and tag lists", "records with doccano's span objects")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
 def _other_json(head: str) -> str | None:
     """What a JSON head no reader took is, when it is a known layout no format reads:
-    spaCy v2's JSON training data, the NER Annotator for spaCy's export, or JSON Lines of
-    lists ([text, tags] pairs). Asked only once detection has failed."""
+    spaCy v2's JSON training data, JSON Lines of lists ([text, tags] pairs), an INCEpTION
+    project's settings or Label Studio tasks to import. Asked only once detection has failed.
+    (spaCy's training tuples and the NER Annotator's export, named here until the wild14
+    tour, are read by the spacy reader: :func:`training_tuples`.)"""
     body = head.lstrip(_WS)
     first, end = _raw(body, 0)
     if isinstance(first, list) and first and body[_skip(body, end):][:1] in ("[", "{"):
@@ -162,11 +164,6 @@ def _other_json(head: str) -> str | None:
         return (f"JSON Lines of lists, not objects (the first: {shown}): no format SpanScope "
                 "reads; tags per token are read from CoNLL (a token and its tag a line), spans "
                 "from doccano's JSON Lines ({\"text\": ..., \"label\": [[start, end, label]]})")
-    if _TRAINING_TUPLES.match(body) and _tuple_follows(body):
-        return ("a JSON list of spaCy training tuples ([text, {\"entities\": [[start, end, "
-                "label]]}] pairs, as spaCy v2's nlp.update took them): no format SpanScope "
-                "reads; write each pair as a doccano JSON Lines record {\"text\": text, "
-                "\"label\": entities}")
     if _PROJECT_SETTINGS.match(body):
         return ("the settings of an INCEpTION or WebAnno project export (exportedproject.json: "
                 "the project's layers, users and document list, no annotation): the "
@@ -177,23 +174,88 @@ def _other_json(head: str) -> str | None:
     task = array.first if array.kind == "array" else first if isinstance(first, dict) else None
     if isinstance(task, dict) and set(task) == {"data"} and isinstance(task["data"], dict):
         return LS_IMPORT_TASKS
+    layout = _records_layout(json_head(head).records)
+    if layout is not None:
+        return layout
     if isinstance(task, dict) and isinstance(task.get("paragraphs"), list):
         return ("spaCy v2's JSON training data (documents of paragraphs of sentences of tokens "
                 "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
                 "FILE OUTPUT_DIR', and read the .spacy file")
-    if (isinstance(task, dict) and isinstance(task.get("annotations"), list)
-            and "classes" in task) or _NER_ANNOTATOR.match(body):
-        return ("the NER Annotator for spaCy's export (classes, and annotations as [text, "
-                "{\"entities\": [[start, end, label]]}] pairs): no format SpanScope reads; "
-                "write each pair as a doccano JSON Lines record {\"text\": text, \"label\": "
-                "entities}")
     return None
+
+
+def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
+    """What the head's JSON records are when they are one of three layouts no format reads
+    (wild14 tour): a text and its category, doccano's span objects under another key, or token
+    and tag lists; else None."""
+    if records and all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
+                       and not any(isinstance(v, (list, dict)) for v in r.values())
+                       for r in records):
+        return ("records of a text and its category ({\"text\", \"category\"}: a text "
+                "classification's data, or fragments cut out of their documents): no character "
+                "offsets to read; SpanScope measures spans within documents: export the "
+                "documents with their spans (such as doccano's JSONL {\"text\": ..., \"label\": "
+                "[[start, end, label]]})")
+    span_keys = {k for r in records for k, v in r.items()
+                 if k not in _DOCCANO_SPAN_KEYS and isinstance(v, list) and v and all(
+                     isinstance(o, dict) and {"start_offset", "end_offset", "label"} <= o.keys()
+                     for o in v)}
+    if records and len(span_keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
+        (key,) = span_keys
+        return (f"records with doccano's span objects ({{start_offset, end_offset, label}}) "
+                f"under '{key}', a key no doccano export writes: rename '{key}' to 'entities' "
+                "(doccano 1.6's layout), give each record an 'id' of its own, and read the file "
+                "again (--format doccano reads them only under 'entities' or 'annotations')")
+    if records and all(_token_tag_lists(r) for r in records) and any(
+            re.fullmatch(r"[BIESLU]-\S+", tag) for r in records
+            for tag in [v for v in r.values() if isinstance(v, list)][1]):
+        keys = ", ".join(f'"{k}"' for k in records[0])
+        return (f"records of token and tag lists ({{{keys}}}: a tagger's data, as Hugging "
+                "Face datasets keep it): no format SpanScope reads; write them as CoNLL (a token "
+                "and its tag a line, a blank line between records)")
+    return None
+
+
+_DOCCANO_SPAN_KEYS = frozenset({"entities", "annotations", "label", "labels"})
+"""Where doccano's exports keep their spans."""
+
+
+def _token_tag_lists(record: dict[str, Any]) -> bool:
+    """Is ``record`` a list of tokens and a list of as many tags (strings), and nothing else
+    that is a list? (The caller asks for one BIO tag among the head's records.)"""
+    lists = [v for v in record.values() if isinstance(v, list)]
+    return (len(lists) == 2 and len(lists[0]) == len(lists[1]) > 0
+            and all(isinstance(x, str) for v in lists for x in v))
 
 
 LS_IMPORT_TASKS = ("Label Studio tasks to import (each only {\"data\": {...}}, no annotations "
                    "or predictions): nothing in them is annotated yet; annotate them in Label "
                    "Studio, then export the project (JSON) and read the export")
 """What a list of tasks holding only ``data`` is: a file to import into Label Studio."""
+
+
+def training_tuples(head: str) -> bool:
+    """Does ``head`` start spaCy's training tuples: a JSON list of ``[text, {"entities":
+    ...}]`` pairs (spaCy v2's ``nlp.update`` took them; the head may cut a long first text),
+    or the NER Annotator for spaCy's export, ``{"classes": [...], "annotations": [pairs]}``
+    (its keys in that order when the head does not hold the whole file)?
+
+    >>> training_tuples('[["Ann met Bob.", {"entities": [[0, 3, "PER"]]}]]')
+    True
+    >>> training_tuples('{"classes": ["PER"], "annotations": [["Ann", {"entities": []}]]}')
+    True
+    >>> training_tuples('[["a", ["B-PER", "O"]]]'), training_tuples('[[1, 2], [3, 4]]')
+    (False, False)
+    """
+    body = head.lstrip(_WS)
+    if _TRAINING_TUPLES.match(body):
+        return _tuple_follows(body)
+    if _NER_ANNOTATOR.match(body):
+        return True
+    # Decoded only when the head names "classes": detection asks this of every JSON object
+    task = _raw(body, 0)[0] if body.startswith("{") and '"classes"' in body else None
+    return (isinstance(task, dict) and isinstance(task.get("annotations"), list)
+            and "classes" in task)
 
 
 def _tuple_follows(body: str) -> bool:
@@ -504,7 +566,8 @@ MAY_SNIFF: dict[str, Callable[[str, str], bool]] = {
     "core.formats.spacy_docs": lambda name, head: (
         _named(name, ".spacy") or _starts(head, "{")
         or (_starts(head, "[") and ('"spans"' in head or '"ents"' in head
-                                    or '"entities"' in head))),
+                                    or '"entities"' in head
+                                    or _TRAINING_TUPLES.match(head.lstrip(_WS)) is not None))),
     "core.formats.parquet": lambda name, head: (
         _named(name, ".parquet") or head.startswith(PARQUET_MAGIC)),
 }

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -182,6 +183,7 @@ class _File:
     texts: dict[str, str | None] = field(default_factory=dict)
     skipped: dict[str, list[Any]] = field(default_factory=dict)  # key -> [count, line, path]
     label_ids: dict[str, tuple[int | None, str]] = field(default_factory=dict)  # id -> where
+    cats: Counter[str] = field(default_factory=Counter)  # the skipped document categories
     no_text_warned: bool = False
     any_span: bool = False
 
@@ -515,11 +517,21 @@ def _skipped_keys(out: _File, line: int | None, prefix: tuple[str | int, ...],
         value = obj.get(key)
         if isinstance(value, list) and value:
             out.skip(key, len(value), line, json_path(*prefix, key) if prefix else None)
+            if key == "cats":
+                out.cats.update(str(c) for c in value if isinstance(c, (str, int)))
     for key, value in obj.items():
         # Span objects under a key doccano does not write (a "spans" list added by a script):
         # not read, and said, never dropped silently.
         if key not in KNOWN_KEYS and is_span_objects(value):
             out.skip(key, len(value), line, json_path(*prefix, key) if prefix else None)
+
+
+def _most_common(counts: Counter[str], shown: int = 8) -> str:
+    """``report_issue 3, other 2`` (most frequent first, then in order of first use), with
+    ``and N more`` past the first ``shown``."""
+    ranked = counts.most_common()
+    text = ", ".join(f"{name} {n}" for name, n in ranked[:shown])
+    return text + (f" and {len(ranked) - shown} more" if len(ranked) > shown else "")
 
 
 def _file_warnings(out: _File, loaded: Loaded) -> None:
@@ -529,6 +541,8 @@ def _file_warnings(out: _File, loaded: Loaded) -> None:
             f"spans ({{start, end, label}} objects) under {key!r}",
             "the doccano reader reads 'label', 'labels', 'entities' and 'annotations' only")
         first = f"line {line}" if line is not None else path
+        if key == "cats" and out.cats:
+            what = f"document categories ('cats': {_most_common(out.cats)})"
         loaded.warn(f"{n} {what} skipped (the first at {first}): {why}", line=line, field=key,
                     path=path, file=out.file, kind="skipped")
     if out.label_ids:

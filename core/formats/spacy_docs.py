@@ -21,6 +21,11 @@
   data that spaCy users keep in one ``.json`` file and turn into a DocBin); a record's place in
   messages is the line it starts on and its JSON path (``[3]``), its id its position (``1``,
   ``2``, ...) unless it names one.
+* spaCy's training tuples: a JSON list of ``[text, {"entities": [[start, end, label]]}]``
+  pairs (spaCy v2's ``nlp.update`` took them), or the NER Annotator for spaCy's export
+  ``{"classes": [...], "annotations": [pairs]}``: each pair is read as the record ``{"text":
+  text, "entities": [...]}``, its path in messages ``[3][1].entities[0]``
+  (``annotations[3][1]...``).
 
 Which spans: ``--span-group NAME`` (``ents`` for the entities, ``entities`` or ``spans`` for a
 JSONL ``entities`` or ``spans`` list); default ``ents`` when the input has entities (else
@@ -50,7 +55,7 @@ from core.formats._common import (
     single_set,
     span_warnings,
 )
-from core.formats._sniff import is_span_objects, json_head
+from core.formats._sniff import is_span_objects, json_head, training_tuples
 from core.model import AnnotationSet, Span
 from core.model.bounds import Policy
 from core.model.errors import FormatError, KindedText
@@ -75,6 +80,8 @@ def _spacy_entities(rec: Mapping[str, Any]) -> bool:
 def sniff(filename: str, head: str) -> int:
     if filename.lower().endswith(".spacy"):
         return 100
+    if head.lstrip()[:1] in ("[", "{") and training_tuples(head):
+        return 80  # [[text, {"entities": ...}]], bare or as the NER Annotator's "annotations"
     first = head.lstrip().split("\n", 1)[0]
     if first.startswith("{") and '"text"' in first and _KEYS.search(first):
         return 90
@@ -388,8 +395,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
     # groups and the annotators, the second reads the documents (the decoded file is never
     # held at once).
     loaded = Loaded(FORMAT, file)
-    records: JsonLines | _JsonList = (_JsonList(file, content) if content.lstrip()[:1] == "["
-                                      else JsonLines(file, content))
+    records = _records_of(file, content)
     groups, annotators, inputs = _groups_and_annotators(file, records)
     group = _choose_group(groups, options.span_group, file)
     per_annotator = len(annotators) >= 2
@@ -421,7 +427,7 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
                                 position if isinstance(records, _JsonList) else None))
         columns = _document_of(sets, who, doc_id, key is not None, (file, line))
         triples = _task_spans(obj, group, text, file, line, options, loaded,
-                              records.index if isinstance(records, _JsonList) else None)
+                              records.path() if isinstance(records, _JsonList) else None)
         if key is not None:
             triples = inputs.fresh(who, doc_id, triples, line)
         index = columns.document(doc_id)
@@ -450,6 +456,15 @@ def _read_jsonl(file: str, content: str, options: ReadOptions) -> Loaded:
             loaded.sets.append(AnnotationSet(who, sets[who][1].spans(), "annotator"))
             loaded.named_sets.add(who)
     return loaded
+
+
+def _records_of(file: str, content: str) -> JsonLines | _JsonList:
+    """The file's records: a JSON list's, the NER Annotator's export's (one object whose
+    ``annotations`` are the list), or JSON Lines'."""
+    start = content.lstrip()[:1]
+    if start == "[" or (start == "{" and training_tuples(content[:65536])):
+        return _JsonList(file, content)
+    return JsonLines(file, content)
 
 
 def _document_of(sets: dict[str | None, tuple[DuplicateIds, SpanColumns, set[str]]],
@@ -534,20 +549,48 @@ def _warn_unread(loaded: Loaded, unread: dict[str, list[int]], used: str | None)
 
 class _JsonList:
     """The records of a JSON list, as :class:`JsonLines` gives those of JSON Lines: ``(line,
-    record)``, the line where each starts."""
+    record)``, the line where each starts.
+
+    spaCy's training tuples ``[text, {"entities": [...]}]`` (the list itself, or the
+    ``annotations`` of the NER Annotator for spaCy's export, ``{"classes": [...],
+    "annotations": [...]}``) are given as the records ``{"text": text, "entities": [...]}``
+    they stand for; :meth:`path` is where the record's annotation object is in the file."""
 
     def __init__(self, file: str, content: str) -> None:
+        self.file = file
         self.values = load_json(file, content)
+        self.prefix: tuple[str, ...] = ()  # the key of the records' list (the NER Annotator's)
+        if (isinstance(self.values, dict) and isinstance(self.values.get("annotations"), list)
+                and "classes" in self.values):
+            self.values, self.prefix = self.values["annotations"], ("annotations",)
         if not isinstance(self.values, list):
             raise FormatError(file, "expected a list of objects {\"text\": ..., \"spans\": "
                               "[...]} or one such object per line (JSON Lines)", line=1)
         self.locator = JsonLocator(content)
         self.index = 0  # the record being read
+        self.tuple = False  # is it a training tuple?
 
     def __iter__(self) -> Iterator[tuple[int, Any]]:
         for i, value in enumerate(self.values):
             self.index = i
-            yield self.locator.line(i) or 1, value
+            line = self.locator.line(*self.prefix, i) or 1
+            self.tuple = isinstance(value, list) or bool(self.prefix)
+            yield line, self._record(value, line) if self.tuple else value
+
+    def _record(self, value: object, line: int) -> dict[str, Any]:
+        """The record a training tuple stands for."""
+        if not (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+                and isinstance(value[1], dict)):
+            raise FormatError(self.file, "expected a record or a training tuple [text, "
+                              "{\"entities\": [[start, end, label]]}], got "
+                              f"{one_line(json.dumps(value)[:60])}", line=line,
+                              path=json_path(*self.prefix, self.index))
+        return {**value[1], "text": value[0]}
+
+    def path(self) -> tuple[str | int, ...]:
+        """The JSON path of the record being read's spans' object: ``[3]``, or ``[3][1]``
+        (``annotations[3][1]``) for a training tuple."""
+        return (*self.prefix, self.index, 1) if self.tuple else (self.index,)
 
     @contextlib.contextmanager
     def in_file_order(self) -> Iterator[None]:
@@ -739,16 +782,16 @@ def _task_id(obj: dict[str, Any], file: str, line: int, no_id: list[int],
 
 
 def _task_spans(obj: dict[str, Any], group: str | None, text: str, file: str, line: int,
-                options: ReadOptions, loaded: Loaded, record: int | None = None
-                ) -> list[tuple[int, int, str]]:
-    """The spans of one line's chosen group (of the list's ``record``-th object), checked, with
-    their warnings (whitespace, duplicates)."""
+                options: ReadOptions, loaded: Loaded,
+                record: tuple[str | int, ...] | None = None) -> list[tuple[int, int, str]]:
+    """The spans of one line's chosen group (of the list's object at the path ``record``),
+    checked, with their warnings (whitespace, duplicates)."""
     items = _groups_of(obj).get(group, []) if group is not None else []
     if not isinstance(items, list):
         raise FormatError(file, "expected a list of spans", line=line, field=str(group))
     doc_spans: list[Span] = []
     for j, item in enumerate(items):
-        where = json_path(str(group), j) if record is None else json_path(record, str(group), j)
+        where = json_path(str(group), j) if record is None else json_path(*record, str(group), j)
         span = _span_item(item, where, text, file, line, options.beyond_text)
         check_label(span.label, options.labels, file, field="label", line=line, path=where)
         for message, fld in span_warnings(span, text):

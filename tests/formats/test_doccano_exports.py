@@ -90,7 +90,8 @@ def test_intent_and_slot_entities_are_triples_and_categories_are_skipped() -> No
     assert loaded.set.get("51") == (Span(16, 29, "Venue"), Span(34, 40, "Day"))
     assert loaded.set.get("52") == ()
     (warning,) = loaded.diagnostics
-    assert warning.field == "cats" and "2 document categories ('cats') skipped" in warning.message
+    assert warning.field == "cats" and (
+        "2 document categories ('cats': booking 1, cancel 1) skipped" in warning.message)
 
 
 def test_comments_are_skipped_with_one_warning() -> None:

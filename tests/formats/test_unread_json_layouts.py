@@ -10,9 +10,11 @@ explicitly (one of: ...)", or worse:
 * the same repository's ``bn_dev.json``: spaCy v2's JSON training data (``paragraphs``,
   ``sentences``, ``tokens`` with ``orth`` and ``ner``);
 * zhukovanadezhda/psy-ner@3520f3d ``data/test_data.json``: the NER Annotator for spaCy's
-  export, ``{"classes": [...], "annotations": [[text, {"entities": [[s, e, label]]}]]}``.
+  export, ``{"classes": [...], "annotations": [[text, {"entities": [[s, e, label]]}]]}``,
+  read by the spacy reader since the wild14 tour (``test_spacy_training_tuples.py``).
 
-Each is now named with what to do. The files here are made in those shapes, with our texts.
+The first two are now named with what to do. The files here are made in those shapes, with
+our texts.
 """
 
 from __future__ import annotations
@@ -53,12 +55,3 @@ def test_spacy_v2_training_json_says_to_convert_it() -> None:
     message = _refusal("bn_dev.json", json.dumps([doc], indent=2).encode())
     assert "spaCy v2's JSON training data" in message
     assert "python -m spacy convert FILE OUTPUT_DIR" in message
-
-
-@pytest.mark.parametrize("long_text", [False, True])
-def test_an_ner_annotator_export_is_named(long_text: bool) -> None:
-    text = "Psilocybin was studied for depression. " * (200 if long_text else 1)
-    export = {"classes": ["PSYCHEDELIC DRUGS", "DEPRESSIVE DISORDERS"],
-              "annotations": [[text, {"entities": [[0, 10, "PSYCHEDELIC DRUGS"]]}]]}
-    message = _refusal("test_data.json", json.dumps(export, indent=4).encode())
-    assert "the NER Annotator for spaCy's export" in message

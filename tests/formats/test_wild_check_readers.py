@@ -25,9 +25,12 @@ def _wild_check() -> ModuleType:
     return mod
 
 
+Documents = list[tuple[str | None, list[tuple[int, int, str]]]]
+"""Each document's text (None when the input has none) and its spans."""
+
+
 def _both_conll(path: Path, options: dict[str, Any] | None = None
-                ) -> tuple[list[tuple[str, list[tuple[int, int, str]]]],
-                           list[tuple[str, list[tuple[int, int, str]]]]]:
+                ) -> tuple[Documents, Documents]:
     """The CoNLL file's documents, texts and spans, as the independent reader of
     ``scripts/wild_check.py`` reads them and as ours does, with the same ``options``."""
     from core.formats import ReadOptions, load_path
@@ -246,3 +249,20 @@ def test_time_prints_a_bench_line_per_entry_read(tmp_path: Path,
              if line.startswith("time ")]
     assert len(lines) == 1 and "doccano/admin.jsonl" in lines[0]
     assert lines[0].split()[-1] == "MiB/s" and lines[0].split()[3] == "MiB"
+
+
+def test_the_independent_spacy_reader_reads_training_tuples(tmp_path: Path) -> None:
+    """spaCy's training tuples, bare and as the NER Annotator's export (wild14): both readers
+    find the same texts and spans."""
+    import json
+
+    pairs = [["Ann met Bob.", {"entities": [[0, 3, "PER"], [8, 11, "PER"]]}],
+             ["Rain.", {"entities": []}]]
+    for name, value in (("tuples.json", pairs),
+                        ("export.json", {"classes": ["PER"], "annotations": pairs})):
+        path = tmp_path / name
+        path.write_text(json.dumps(value, indent=2), encoding="utf-8")
+        problems, theirs = _agree(path, "spacy")
+        assert problems == []
+        assert theirs.docs == [  # type: ignore[attr-defined]
+            ("Ann met Bob.", ((0, 3, "PER"), (8, 11, "PER"))), ("Rain.", ())]
