@@ -5,7 +5,10 @@ and the machine's busy CPU it sets the first load beside (:func:`machine_busy_s`
 
 from __future__ import annotations
 
+import itertools
 import json
+import os
+import time
 from pathlib import Path
 
 from tests.test_bench_selectors import _bench_app
@@ -61,9 +64,23 @@ def test_the_kept_folder_is_where_the_server_writes() -> None:
 
 def test_the_resident_memory_now_is_read_beside_its_peak() -> None:
     # the settled RSS (VmRSS) the bench prints beside the peak (VmHWM) after each page
-    import os
-
     bench = _bench_app()
     now, peak = bench.rss_mib(os.getpid()), bench.peak_rss_mib(os.getpid())
     assert now is not None and peak is not None and 0 < now <= peak
     assert bench.rss_mib(2**22 + 1) is None  # no such process: no number
+
+
+def test_the_servers_cpu_at_a_moment_is_the_last_sample_before_it() -> None:
+    # the first load's CPU at its run's end: the trail's last sample at or before that moment
+    bench = _bench_app()
+    samples = [(10.0, 1.0), (10.05, 1.2), (10.1, 1.5)]
+    assert bench.cpu_before(samples, 10.07) == 1.2
+    assert bench.cpu_before(samples, 10.1) == 1.5
+    assert bench.cpu_before(samples, 9.0) is None
+    trail = bench.CpuTrail(os.getpid(), every=0.01)
+    while len(trail.samples) < 2:
+        time.sleep(0.01)  # this process's own CPU, sampled by the trail's thread
+    samples = trail.stop()
+    assert [t for t, _ in samples] == sorted(t for t, _ in samples)
+    assert all(a <= b for (_, a), (_, b) in itertools.pairwise(samples))  # never goes back
+    assert len(trail.stop()) == len(samples)  # stopped: no more samples
