@@ -1052,7 +1052,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             trail = CpuTrail(proc.pid)
             try:
                 t = time.perf_counter()
-                page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"))
+                # the bench's step timeout, not Playwright's 30 s: at load 40 the page's load
+                # event came later than that once (twentieth pass), a failed run, not a wait
+                page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"), timeout=timeout)
                 _settled(page, "#left-doc .ss-seg", timeout)
                 first = time.perf_counter() - t
                 from_launch = time.perf_counter() - launched
