@@ -85,6 +85,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -168,9 +169,20 @@ documents the Annotators page computes the corpus γ only when asked: it does no
 
 def peak_rss_mib(pid: int) -> float | None:
     """The peak resident memory of process ``pid`` so far (``VmHWM``), in MiB (Linux)."""
+    return _status_mib(pid, "VmHWM")
+
+
+def rss_mib(pid: int) -> float | None:
+    """The resident memory of process ``pid`` now (``VmRSS``), in MiB (Linux): beside the
+    peak, what the server keeps once a page's temporaries are freed (twentieth pass)."""
+    return _status_mib(pid, "VmRSS")
+
+
+def _status_mib(pid: int, field: str) -> float | None:
+    """A ``kB`` field of ``/proc/PID/status`` in MiB; None without it (another system)."""
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
+            if line.startswith(field + ":"):
                 return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         pass
@@ -187,6 +199,37 @@ def cpu_s(pid: int, children: bool = False) -> float | None:
         return None
     at = 13 if children else 11
     return round((int(fields[at]) + int(fields[at + 1])) / os.sysconf("SC_CLK_TCK"), 2)
+
+
+class CpuTrail:
+    """The CPU seconds of process ``pid`` (:func:`cpu_s`) every ``every`` seconds, in a thread,
+    each with this process's clock (``time.perf_counter``), until :meth:`stop`: what the server
+    had used at a moment the page names after the fact (its first run's end, twentieth pass)."""
+
+    def __init__(self, pid: int, every: float = 0.05) -> None:
+        self.samples: list[tuple[float, float]] = []
+        self._done = threading.Event()
+
+        def sample() -> None:
+            while not self._done.is_set():
+                used = cpu_s(pid)
+                if used is not None:
+                    self.samples.append((time.perf_counter(), used))
+                self._done.wait(every)
+
+        self._thread = threading.Thread(target=sample, daemon=True)
+        self._thread.start()
+
+    def stop(self) -> list[tuple[float, float]]:
+        self._done.set()
+        self._thread.join()
+        return self.samples
+
+
+def cpu_before(samples: list[tuple[float, float]], at: float) -> float | None:
+    """The CPU of the last sample taken at or before ``at`` (:class:`CpuTrail`), None if none."""
+    before = [used for t, used in samples if t <= at]
+    return before[-1] if before else None
 
 
 def _summary(times: list[float]) -> dict[str, Any]:
@@ -328,6 +371,20 @@ def read_stats(server_dir: Path) -> list[dict[str, Any]]:
             if line.startswith("spanscope:"):
                 lines.append({"stderr": line})
     return lines
+
+
+def server_log_dir(keep: Path) -> Path:
+    """A new folder under ``keep`` for one run's server: its standard error and its reading
+    copies' lines (:func:`read_stats`), kept after the run (``--keep-server-log``), where the
+    bench's own temporary folder is deleted. Named by the time and the bench's PID, so runs
+    in a row or side by side never share one."""
+    name = f"server-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    for n in range(1000):
+        folder = keep / (name if n == 0 else f"{name}-{n}")
+        with contextlib.suppress(FileExistsError):
+            folder.mkdir(parents=True)
+            return folder
+    raise SystemExit(f"{keep}: no new folder for the server's log")
 
 
 def start_server(data_dir: Path, cli: bool = False, tree: Path = ROOT,
@@ -979,7 +1036,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
         interactions: int = 0, tree: Path = ROOT, bytecode: str = "compiled",
         doc_steps: int = 0, trace: tuple[str, Path] | None = None,
         idle_before: float = 0.0, revisit_pause: float = 0.0, gc_trace: Path | None = None,
-        heap_sampling: bool = False) -> dict[str, Any]:
+        heap_sampling: bool = False, keep_server_log: Path | None = None) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     compiled = prepare_bytecode(tree, bytecode)
@@ -993,6 +1050,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             make_corpus(data / "bench", n_docs, n_spans)
         gen = time.perf_counter() - t
         rss_after: dict[str, float | None] = {}
+        rss_now: dict[str, float | None] = {}  # VmRSS where rss_after has VmHWM
         with sync_playwright() as p:
             # The browser is up before the server starts and asks for the page as soon as the
             # server answers (as `spanscope app` opens a tab): work a server starts on its own
@@ -1009,27 +1067,43 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             load_at_start = os.getloadavg()
             launched = time.perf_counter()
             busy_at_start = machine_busy_s()
-            proc, url = start_server(data, cli, tree, Path(tmp))
+            server_dir = server_log_dir(keep_server_log) if keep_server_log else Path(tmp)
+            proc, url = start_server(data, cli, tree, server_dir)
             ours_at_start = ours_cpu_s(proc.pid)
             up = time.perf_counter() - launched
             cpu_at: dict[str, float | None] = {"healthy": cpu_s(proc.pid)}
+            trail = CpuTrail(proc.pid)
             try:
                 t = time.perf_counter()
-                page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"))
+                # the bench's step timeout, not Playwright's 30 s: at load 40 the page's load
+                # event came later than that once (twentieth pass), a failed run, not a wait
+                page.goto(f"{url}/documents" + ("" if cli else "?sample=bench"), timeout=timeout)
                 _settled(page, "#left-doc .ss-seg", timeout)
                 first = time.perf_counter() - t
                 from_launch = time.perf_counter() - launched
                 cpu_at["first load"] = cpu_s(proc.pid)
+                # the server's CPU when its last run's "script finished" reached the page: the
+                # rest, to the draw, is work started as the run ended (the pair's scores
+                # ahead) on the browser's drawing time, which the load moves (twentieth pass)
+                ended, page_now = page.evaluate(
+                    "() => [window.__ssFinished.length ? "
+                    "window.__ssFinished[window.__ssFinished.length - 1].t : null, "
+                    "performance.now()]")
+                now = time.perf_counter()
+                cpu_at["first load, at its run's end"] = (
+                    cpu_before(trail.stop(), now - (page_now - ended) / 1000)
+                    if ended is not None else None)
                 cpu_at["first load, its children"] = cpu_s(proc.pid, children=True)
                 cpu_at["first load, its worker"] = descendants_cpu_s(proc.pid)
                 # the machine's other processes: every core's busy time from the launch to the
                 # first draw, but this bench's (a slow first load on a shared machine)
                 others = round(machine_busy_s() - busy_at_start
                                - (ours_cpu_s(proc.pid) - ours_at_start), 2)
-                copies = read_stats(Path(tmp))
+                copies = read_stats(server_dir)
+                run_end = cpu_at["first load, at its run's end"]
                 print(f"first load: {first:.2f} s (server healthy {up:.2f} s after its start, "
                       f"first draw {from_launch:.2f} s after it; server CPU "
-                      f"{cpu_at['first load']} s, its children's "
+                      f"{cpu_at['first load']} s (at its run's end {run_end} s), its children's "
                       f"{cpu_at['first load, its children']} s, its worker's "
                       f"{cpu_at['first load, its worker']} s; load average at the start "
                       f"{load_at_start[0]:.2f}, the machine's other processes' CPU "
@@ -1037,6 +1111,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                 said = copies or "nothing said (no copy, or a tree that does not say)"
                 print(f"first load, the reading copy: {said}", file=sys.stderr, flush=True)
                 rss_after["first load"] = peak_rss_mib(proc.pid)
+                rss_now["first load"] = rss_mib(proc.pid)
                 time.sleep(pause)  # a reader looks at the first page before the first click
                 pages: list[float] = []
                 steps: list[tuple[str, float]] = []
@@ -1088,8 +1163,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             steps.append((title, round(pages[-1], 3)))
                             print(f"{title}: {pages[-1]:.2f} s (in page {clock.get('in_page_s')}"
                                   f" s; the preload at the click {clock_preload}), server peak "
-                                  f"RSS {peak_rss_mib(proc.pid)} MiB", file=sys.stderr, flush=True)
+                                  f"RSS {peak_rss_mib(proc.pid)} MiB (now {rss_mib(proc.pid)} MiB)",
+                                  file=sys.stderr, flush=True)
                             rss_after.setdefault(title, peak_rss_mib(proc.pid))
+                            rss_now.setdefault(title, rss_mib(proc.pid))
                         for _ in range(doc_switches):
                             # The selector lists the first DOC_CHOICES documents (search finds
                             # others).
@@ -1259,10 +1336,15 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                     shot.parent.mkdir(parents=True, exist_ok=True)
                     page.screenshot(path=str(shot))
                     print(f"failed; screenshot in {shot}", file=sys.stderr)
+                    if keep_server_log:
+                        print(f"the server's standard error: {server_dir / 'stderr.txt'}",
+                              file=sys.stderr)
                     raise
                 rss_after["end"] = peak_rss_mib(proc.pid)
+                rss_now["end"] = rss_mib(proc.pid)
                 cpu_at["end"] = cpu_s(proc.pid)
             finally:
+                trail.stop()
                 proc.terminate()
                 try:
                     proc.wait(timeout=20)
@@ -1277,7 +1359,9 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                "max": round(max(warm), 3) if warm else None},
         "documents": n_docs, "spans_per_set": n_spans, "generate_s": round(gen, 2),
         "opened_with": "spanscope app --data" if cli else "SPANSCOPE_DATA_DIR",
+        "server_log": str(server_dir) if keep_server_log else None,
         "server_peak_rss_mib_after": rss_after,
+        "server_rss_mib_after": rss_now,
         "first_load_s": round(first, 2), "pause_s": pause, "revisit_pause_s": revisit_pause,
         "first_load_reading_copy": copies, "load_average_at_start": load_at_start,
         "others_cpu_first_load_s": others,
@@ -1561,6 +1645,10 @@ def main() -> None:
     ap.add_argument("--heap-sampling", action="store_true",
                     help="V8's sampling heap profiler around each warm revisit: what it "
                     "allocated (garbage included) and by which script file")
+    ap.add_argument("--keep-server-log", type=Path, default=None, metavar="DIR",
+                    help="keep the server's standard error and its reading copies' lines in a "
+                         "new folder under DIR (printed with the result): a run that waits or "
+                         "fails can be read after it")
     ap.add_argument("--clock-quiet", type=int, default=CLOCK_QUIET_MS[0], metavar="MS",
                     help="milliseconds the page must not change before a step's in-page clock "
                     "is read (a later change is not the step's)")
@@ -1585,7 +1673,8 @@ def main() -> None:
                  args.interactions, args.tree.resolve(), args.bytecode, args.doc_steps,
                  _trace_arg(args.trace),
                  args.idle_before_revisits, args.revisit_pause,
-                 args.gc_trace.resolve() if args.gc_trace else None, args.heap_sampling)
+                 args.gc_trace.resolve() if args.gc_trace else None, args.heap_sampling,
+                 args.keep_server_log.resolve() if args.keep_server_log else None)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / f"bench_app_{args.docs}.json").write_text(json.dumps(result, indent=1),

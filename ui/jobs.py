@@ -565,7 +565,7 @@ class Worker:
             try:
                 self.conn.send_bytes(message)
                 while True:
-                    kind, _, *rest = _received(self.conn)
+                    kind, _, *rest = self._answer()
                     if kind == "progress":
                         job.report(int(rest[0]), int(rest[1]))
                         continue
@@ -585,6 +585,23 @@ class Worker:
                 future.set_exception(WorkerDied(f"the worker process ended: {exc!r}"))
                 self._fail_queued()
                 return
+
+    def _answer(self) -> tuple[Any, ...]:
+        """The worker's next message (:func:`_received`). One read whole that does not unpickle
+        (an error whose class's ``__init__`` takes other arguments than it keeps: ``TypeError:
+        FormatError.__init__() missing 1 required positional argument``) is the job's answer,
+        an error saying so: the thread read only a closed connection, so that answer killed it
+        and every later job waited for ever ("waiting for the worker"). The worker sends its
+        progress as numbers, which always unpickle, so an answer that does not is the job's
+        last, and the next message is the next job's."""
+        try:
+            return _received(self.conn)
+        except (EOFError, OSError):
+            raise
+        except Exception as unread:
+            return ("error", None, RuntimeError(
+                "the background worker's answer could not be read: "
+                f"{type(unread).__name__}: {unread}"))
 
     def _message(self, job_id: int, job: Job[Any]) -> memoryview:
         """The job as sent to the worker, pickled here: ``(id, task, kwargs, forget, later)``

@@ -36,14 +36,21 @@ HUGEPAGE_ENV = "NUMPY_MADVISE_HUGEPAGE"
 """numpy's switch for asking the kernel for transparent huge pages for its large arrays (read
 as numpy is imported; "0": no)."""
 MALLOC_ENV = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(256 << 20),
-              "MALLOC_TOP_PAD_": str(16 << 20)}
+              "MALLOC_TOP_PAD_": str(16 << 20), "MALLOC_ARENA_MAX": "2"}
 """The C allocator's settings of :func:`lean_memory` as glibc reads them from the environment
 of a process that starts (the background worker, :mod:`ui.jobs`): blocks up to 32 MiB from the
 heap rather than each from its own mapping (glibc's limit for this setting), up to 256 MiB of
-freed memory kept for the next blocks, the heap grown 16 MiB at a time."""
-_MALLOPT = {"MALLOC_MMAP_THRESHOLD_": -3, "MALLOC_TRIM_THRESHOLD_": -1, "MALLOC_TOP_PAD_": -2}
+freed memory kept for the next blocks, the heap grown 16 MiB at a time, and two arenas at most.
+glibc gives each thread that allocates an arena of its own, up to eight per core, and what one
+arena frees serves only the threads on it: the server's threads that run at once (the files
+read, the scores ahead, the lists ahead, the page runs, the jobs thread) each kept their own
+freed blocks. With two, the server's peak after Metric differences at 100,000 documents was
+868-1,061 MiB against 1,055-1,171 MiB, its CPU no higher (docs/performance.md, issue 29,
+twentieth pass); the threads hold the GIL as they allocate, so they seldom wait for an arena."""
+_MALLOPT = {"MALLOC_MMAP_THRESHOLD_": -3, "MALLOC_TRIM_THRESHOLD_": -1, "MALLOC_TOP_PAD_": -2,
+            "MALLOC_ARENA_MAX": -8}
 """``mallopt``'s parameter numbers (``M_MMAP_THRESHOLD``, ``M_TRIM_THRESHOLD``, ``M_TOP_PAD``,
-glibc's ``malloc.h``) of the settings of :data:`MALLOC_ENV`."""
+``M_ARENA_MAX``, glibc's ``malloc.h``) of the settings of :data:`MALLOC_ENV`."""
 
 
 def memory_env(environ: Mapping[str, str]) -> dict[str, str]:

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Literal
+from typing import Any, Literal
 
 from core.model.textsafe import one_line
 
@@ -277,6 +277,12 @@ class FormatError(SpanScopeError):
         self.diagnostic = Diagnostic(file, message, line, field, path, "error")
         super().__init__(str(self.diagnostic))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt from its diagnostic: the default passes the message alone to __init__, which
+        # takes the file first (the dashboard's worker and Dask's send errors back pickled)
+        d = self.diagnostic
+        return (_format_error, (type(self), d.file, d.message, d.line, d.field, d.path))
+
     @property
     def file(self) -> str:
         return self.diagnostic.file
@@ -288,6 +294,12 @@ class FormatError(SpanScopeError):
     @property
     def field(self) -> str | None:
         return self.diagnostic.field
+
+
+def _format_error(cls: type[FormatError], file: str, message: str, line: int | None,
+                  field: str | None, path: str | None) -> FormatError:
+    """A :class:`FormatError` (or a subclass with the same arguments) as it was pickled."""
+    return cls(file, message, line=line, field=field, path=path)
 
 
 class InputError(SpanScopeError):
@@ -348,10 +360,20 @@ class ParameterError(UsageError, SpanScopeError, ValueError):
         then offers the closest (:meth:`suggestion`)."""
         super().__init__(message)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the default passes the message alone to __init__, which takes the parameter first
+        return (_parameter_error, (type(self), self.param, str(self), self.value, self.choices))
+
     def suggestion(self) -> str:
         """``did you mean 'X'?`` (:func:`did_you_mean`) when the accepted values are a list and
         one is close to the value given, else ``""``."""
         return did_you_mean(self.value, self.choices) if self.choices else ""
+
+
+def _parameter_error(cls: type[ParameterError], param: str, message: str, value: object,
+                     choices: Sequence[object] | None) -> ParameterError:
+    """A :class:`ParameterError` as it was pickled."""
+    return cls(param, message, value=value, choices=choices)
 
 
 def did_you_mean(value: object, choices: Iterable[object]) -> str:

@@ -163,6 +163,9 @@ class Conflict(SpanScopeError):
         super().__init__(f"{len(self.keys)} decision(s) changed in another tab or session since "
                          "this one read them; nothing was written")
 
+    def __reduce__(self) -> tuple[type[Conflict], tuple[tuple[str, ...]]]:
+        return (type(self), (self.keys,))  # the default passes the message as the keys
+
 
 @dataclass(frozen=True)
 class Stored:

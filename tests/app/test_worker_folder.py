@@ -381,3 +381,46 @@ class _Fixed:
 
     def clear(self) -> None:
         pass
+
+
+class _UnreadAnswer:
+    """``ForkingPickler`` as :mod:`ui.jobs` uses it, but the worker's answer to the second job
+    (its ``done``) does not unpickle, as an error whose class takes other arguments than it
+    keeps did not (``TypeError: FormatError.__init__() missing 1 required positional argument:
+    'message'``)."""
+
+    dumps = staticmethod(jobs.ForkingPickler.dumps)
+    _loads = staticmethod(jobs.ForkingPickler.loads)
+    answers = 0
+
+    @staticmethod
+    def loads(data: bytes) -> Any:
+        message = _UnreadAnswer._loads(data)
+        if message[0] == "done":
+            _UnreadAnswer.answers += 1
+            if _UnreadAnswer.answers == 2:
+                raise TypeError("__init__() missing 1 required positional argument: 'message'")
+        return message
+
+
+def test_a_job_whose_answer_does_not_unpickle_fails_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The jobs thread read the worker's answers catching only a closed connection: an answer
+    read whole that did not unpickle killed the thread, and every later job waited for ever
+    ("waiting for the worker"). The job fails with why; the worker and the next job go on."""
+    worker = jobs.Worker()
+    try:
+        _UnreadAnswer.answers = 0
+        monkeypatch.setattr(jobs, "ForkingPickler", _UnreadAnswer)
+        first = worker.submit(jobs.Job("hold", "hold", {"imports": ["json"]}))
+        assert first.future is not None and first.future.result(timeout=60) is None
+        bad = worker.submit(jobs.Job("hold", "hold", {"imports": ["json"]}))
+        assert bad.future is not None
+        with pytest.raises(RuntimeError, match=r"answer could not be read.*missing 1 required"):
+            bad.future.result(timeout=60)
+        after = worker.submit(jobs.Job("hold", "hold", {"imports": ["json"]}))
+        assert after.future is not None and after.future.result(timeout=60) is None
+        assert _UnreadAnswer.answers == 3  # each job's answer read, the second's unread
+        assert worker.alive and worker.current is None
+    finally:
+        worker.stop()

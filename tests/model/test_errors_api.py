@@ -96,3 +96,29 @@ def test_a_span_past_its_text_names_the_reader_option_for_python_users() -> None
     clipped = load_files({"a.json": PAST}, fmt="semeval2021",
                          options=ReadOptions(beyond_text="clip"))
     assert clipped.set.spans["d"] == (Span(0, 3, "Doubt"),)  # the note's advice works
+
+
+def test_every_error_with_fields_of_its_own_pickles_back_as_itself() -> None:
+    """The dashboard's background worker sends a job's error back pickled, and so does a Dask
+    worker: an error whose ``__init__`` takes other arguments than the message it keeps did
+    not unpickle (``FormatError.__init__() missing 1 required positional argument:
+    'message'``), which killed the thread that read the worker's answers (twentieth pass)."""
+    from core.store.curation import Conflict
+
+    fmt = FormatError("gold.json", "expected an integer, got 'x'", line=3, field="start",
+                      path="labels[0].start")
+    again = pickle.loads(pickle.dumps(fmt))
+    assert type(again) is FormatError and str(again) == str(fmt)
+    assert (again.file, again.line, again.field, again.diagnostic) == (
+        "gold.json", 3, "start", fmt.diagnostic)
+    param = ParameterError("variant", "The 'variant' parameter of martino must be one of "
+                           "['semeval2021']. Got 'semeval'.", value="semeval",
+                           choices=["semeval2021"])
+    again = pickle.loads(pickle.dumps(param))
+    assert type(again) is ParameterError and str(again) == str(param)
+    assert (again.param, again.value, again.choices) == ("variant", "semeval", ["semeval2021"])
+    assert again.suggestion() == param.suggestion() == "did you mean 'semeval2021'?"
+    conflict = Conflict(["k1", "k2"])
+    again = pickle.loads(pickle.dumps(conflict))
+    assert type(again) is Conflict and again.keys == ("k1", "k2")
+    assert str(again) == str(conflict)
