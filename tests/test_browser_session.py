@@ -54,8 +54,20 @@ def test_a_session_page_waits_as_the_fixtures_pages_do() -> None:
         assert page.console_errors == []
     (context,) = browser.contexts
     assert context.options == {"viewport": {"width": 800, "height": 900},
-                               "color_scheme": "dark"}
+                               "color_scheme": "dark", "reduced_motion": "reduce"}
     assert context.timeout == ACTION_TIMEOUT_MS and context.closed
+
+
+def test_a_session_prefers_reduced_motion_unless_told_otherwise() -> None:
+    """Chromium's animations cost CPU time and no test looks at one (docs/performance.md): every
+    page prefers reduced motion, and a test that wants motion asks for it."""
+    browser = _Browser()
+    with session(browser, reduced_motion="no-preference"):
+        pass
+    with session(browser):
+        pass
+    assert [c.options for c in browser.contexts] == [{"reduced_motion": "no-preference"},
+                                                     {"reduced_motion": "reduce"}]
 
 
 def test_a_session_keeps_playwrights_viewport_and_closes_when_the_test_fails() -> None:
@@ -63,4 +75,5 @@ def test_a_session_keeps_playwrights_viewport_and_closes_when_the_test_fails() -
     with pytest.raises(AssertionError), session(browser, forced_colors="active"):
         raise AssertionError("the test failed")
     (context,) = browser.contexts
-    assert context.options == {"forced_colors": "active"} and context.closed
+    assert context.options == {"forced_colors": "active", "reduced_motion": "reduce"}
+    assert context.closed

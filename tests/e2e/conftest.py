@@ -105,7 +105,13 @@ def new_page(browser: Any, viewport: dict[str, int] | None = None,
     :func:`wait_idle` follows on the websocket (``page.run_watch``,
     :class:`tests.servers.RunWatch`); actions wait up to :data:`ACTION_TIMEOUT_MS` by default;
     ``options`` go to ``browser.new_context`` (``color_scheme``, ``forced_colors``,
-    ``offline``, ``accept_downloads``); close the context when done."""
+    ``offline``, ``accept_downloads``); close the context when done.
+
+    The page prefers reduced motion (``reduced_motion="reduce"``) unless ``options`` say
+    otherwise: chromium then skips the front end's animations (spinners, skeletons, transitions),
+    which took a quarter of its CPU time per page visit (docs/performance.md, "The suite's
+    length: chromium's time per page visit"); no test looks at an animation."""
+    options.setdefault("reduced_motion", "reduce")
     context = browser.new_context(**({"viewport": viewport} if viewport else {}), **options)
     context.set_default_timeout(ACTION_TIMEOUT_MS)
     pg = context.new_page()
