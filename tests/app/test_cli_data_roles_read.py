@@ -11,6 +11,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.cli.launch import DATA_ENV
+from tests.app.conftest import plain_texts
 from ui import cli_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +27,6 @@ def test_an_export_of_three_annotators_is_listed_as_three_annotators(
     ws = cli_data.cli_workspace()
     assert ws is not None
     assert {s.role for s in ws.sets.values()} == {"annotator"} and len(ws.sets) == 3
-    sidebar = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")  # escaped names
+    sidebar = " ".join(plain_texts(at.sidebar))  # the sidebar's caption is plain HTML (ui.plain)
     assert "label_studio_three.json (3 annotators)" in sidebar, sidebar
     assert "(system)" not in sidebar

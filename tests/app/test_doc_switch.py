@@ -15,8 +15,12 @@ def _payloads(at) -> list[dict]:
 def _html(at) -> list[str]:
     from core.render import highlight
 
-    return [h.proto.body for h in at.html
-            if h.proto.body not in (sidebar.SCRIPT, highlight.compact_css())]
+    from ui import plain
+
+    captions = (f'<div class="{plain.CAPTION_CLASS}">', f'<div class="{plain.TEXT_CLASS}">')
+    return [h.proto.body for h in at.html  # the highlights' copies, not the page's captions
+            if h.proto.body not in (sidebar.SCRIPT, highlight.compact_css())
+            and not h.proto.body.startswith(captions)]
 
 
 def _live(make_app, **kwargs):

@@ -9,7 +9,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
-from tests.app.conftest import tables
+from tests.app.conftest import plain_texts, tables
 from ui import levels, state
 
 
@@ -30,4 +30,5 @@ def test_the_path_says_what_level_2_means_without_a_taxonomy() -> None:
     assert not any(s.label == "MAFALDA level" for s in at.selectbox)
     steps = next(t for t in tables(at) if "step" in t.columns)  # a Markdown table
     assert "MAFALDA, level 2" in steps["step"].tolist()
-    assert any("“level 2” below means the labels as they are" in c.value for c in at.caption)
+    assert any("“level 2” below means the labels as they are" in c
+               for c in [*(c.value for c in at.caption), *plain_texts(at)])

@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.cli.launch import DATA_ENV
+from tests.app.conftest import plain_texts
 from ui import cli_data
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +44,7 @@ def test_the_annotators_documents_take_the_golds_ids(monkeypatch: pytest.MonkeyP
     assert "'4642' → '0'" in notes and "'4664' → '2'" in notes  # Ann2 holds them in another order
     assert at.metric[0].value == "3"  # the summary's documents
     # which file became which set (--data NAME:ROLE=PATH), on the Data page and in the sidebar
-    for where in (at.info, at.sidebar.caption):
-        shown = " ".join(e.value for e in where).replace("\\", "")  # names are shown escaped
+    for shown in (" ".join(e.value for e in at.info).replace("\\", ""),  # Markdown-escaped
+                  " ".join(plain_texts(at.sidebar))):  # the sidebar's caption is plain HTML
         assert "gold.jsonl (gold), annotator1.jsonl as Ann1 (annotator), annotator2.jsonl as " \
             "Ann2 (annotator)" in shown
