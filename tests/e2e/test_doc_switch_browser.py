@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+STEPPER = "[data-testid='stCaptionContainer'], .ss-caption"
+"""The Documents stepper's "Document N of M in this order": a caption drawn as plain HTML
+(``ui.plain``, class ``ss-caption``) since the twentieth pass, an ``st.caption`` before."""
+
 pytestmark = pytest.mark.e2e
 
 HEAD = "Both annotations of document {}, side by side"
@@ -38,7 +42,7 @@ _WATCH = """() => {
 def _settled(page: Any, st_ui: SimpleNamespace, doc: str) -> None:
     """The run the switch started has drawn the stepper's caption (the sample's documents are
     numbered in order) and ended; the selector, heading and text name ``doc``."""
-    page.get_by_test_id("stCaptionContainer").filter(
+    page.locator(STEPPER).filter(
         has_text=f"Document {doc} of").first.wait_for(timeout=30_000)
     st_ui.wait_idle(page)
     assert st_ui.value(page, "Document") == doc
@@ -101,7 +105,7 @@ def _agree(page: Any, st_ui: SimpleNamespace, doc: str) -> None:
     assert page.locator(".ss-switch .ss-head").first.inner_text() == HEAD.format(doc)
     assert page.locator(".ss-switch").first.get_attribute("data-doc") == doc
     assert st_ui.value(page, "Document") == doc
-    assert page.get_by_test_id("stCaptionContainer").filter(
+    assert page.locator(STEPPER).filter(
         has_text=f"Document {doc} of").count() == 1
     assert f"doc={doc}" in page.url
 

@@ -11,6 +11,10 @@ from typing import Any
 
 import pytest
 
+STEPPER = "[data-testid='stCaptionContainer'], .ss-caption"
+"""The Documents stepper's "Document N of M in this order": a caption drawn as plain HTML
+(``ui.plain``, class ``ss-caption``) since the twentieth pass, an ``st.caption`` before."""
+
 pytestmark = pytest.mark.e2e
 
 HEAD = "Both annotations of document {}, side by side"
@@ -67,7 +71,7 @@ def test_a_run_in_flight_at_next_does_not_bring_the_old_document_back(
     st_ui.wait_idle(page)
     page.evaluate(_WATCH)
     assert page.evaluate(_METRIC_THEN_NEXT, "mafalda")  # the metric's run was under way
-    page.get_by_test_id("stCaptionContainer").filter(has_text="Document 3 of").first.wait_for(
+    page.locator(STEPPER).filter(has_text="Document 3 of").first.wait_for(
         timeout=60_000)
     st_ui.wait_idle(page)
     page.wait_for_timeout(500)
@@ -80,7 +84,7 @@ def test_a_run_in_flight_at_next_does_not_bring_the_old_document_back(
     # the metric's change holds, and a step after it moves as before
     assert "metric=mafalda" in page.url
     page.get_by_role("button", name="Next ▶").click()
-    page.get_by_test_id("stCaptionContainer").filter(has_text="Document 4 of").first.wait_for(
+    page.locator(STEPPER).filter(has_text="Document 4 of").first.wait_for(
         timeout=30_000)
     st_ui.wait_idle(page)
     assert page.evaluate("window.__shown") == ["3", "4"]

@@ -10,6 +10,10 @@ from typing import Any
 
 import pytest
 
+STEPPER = "[data-testid='stCaptionContainer'], .ss-caption"
+"""The Documents stepper's "Document N of M in this order": a caption drawn as plain HTML
+(``ui.plain``, class ``ss-caption``) since the twentieth pass, an ``st.caption`` before."""
+
 pytestmark = pytest.mark.e2e
 
 HEAD = "Both annotations of document {}, side by side"
@@ -49,7 +53,7 @@ def _search(page: Any, st_ui: SimpleNamespace, typed: str, doc: str) -> None:
 
 
 def _settled(page: Any, st_ui: SimpleNamespace, doc: str) -> None:
-    page.get_by_test_id("stCaptionContainer").filter(
+    page.locator(STEPPER).filter(
         has_text=f"Document {doc} of").first.wait_for(timeout=30_000)
     st_ui.wait_idle(page)
     assert st_ui.value(page, "Document") == doc and f"doc={doc}" in page.url

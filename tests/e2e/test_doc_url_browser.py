@@ -18,6 +18,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+STEPPER = "[data-testid='stCaptionContainer'], .ss-caption"
+"""The Documents stepper's "Document N of M in this order": a caption drawn as plain HTML
+(``ui.plain``, class ``ss-caption``) since the twentieth pass, an ``st.caption`` before."""
+
 pytestmark = pytest.mark.e2e
 
 HEAD = "Both annotations of document {}, side by side"
@@ -38,7 +42,7 @@ def _url_names(page: Any, st_ui: SimpleNamespace, doc: str, position: int) -> No
     """The stepper's caption says ``position``, the selector and text ``doc``; the URL names
     ``doc`` no later than 5 s after the run ended (the report: more than 10 s, until the
     next step)."""
-    page.get_by_test_id("stCaptionContainer").filter(
+    page.locator(STEPPER).filter(
         has_text=f"Document {position} of").first.wait_for(timeout=30_000)
     st_ui.wait_idle(page)
     assert _shown(page, st_ui) == doc
@@ -127,7 +131,7 @@ def test_next_after_a_filter_change_moves_the_url(
 
 def _shown_after_step(page: Any, st_ui: SimpleNamespace, before: str) -> str:
     """The document a step from ``before`` opened (the filtered list skips some ids)."""
-    page.get_by_test_id("stCaptionContainer").filter(
+    page.locator(STEPPER).filter(
         has_text="Document 2 of").first.wait_for(timeout=30_000)
     st_ui.wait_idle(page)
     doc = _shown(page, st_ui)
