@@ -24,6 +24,7 @@ import contextlib
 import dataclasses
 import hashlib
 import io
+import threading
 import zipfile
 from collections.abc import Sequence
 from contextlib import closing
@@ -204,6 +205,9 @@ class Index:
 
 
 _INDEX: dict[int, tuple[Consensus, Index]] = {}
+_INDEX_LOCK = threading.Lock()
+"""Taken to evict from and add to :data:`_INDEX`: the sessions' script threads share it, and two
+evicting at once could pop the same key (``KeyError`` on a page) or add past its bound."""
 
 
 def index(result: Consensus) -> Index:
@@ -217,9 +221,10 @@ def index(result: Consensus) -> Index:
         by_doc.setdefault(d.doc, []).append(d)
     ix = Index(by_doc, {d.key: d for d in result.decisions},
                frozenset(d.key for d in result.decisions if d.disputed))
-    if len(_INDEX) >= 64:
-        _INDEX.pop(next(iter(_INDEX)))
-    _INDEX[id(result)] = (result, ix)  # holding ``result`` keeps its id from being reused
+    with _INDEX_LOCK:
+        while len(_INDEX) >= 64:
+            _INDEX.pop(next(iter(_INDEX)))
+        _INDEX[id(result)] = (result, ix)  # holding ``result`` keeps its id from being reused
     return ix
 
 
