@@ -91,12 +91,15 @@ def make_app() -> Callable[..., AppTest]:
     return make
 
 
-def app_on_workspace(ws, page: str, timeout: float = 60) -> AppTest:
+def app_on_workspace(ws, page: str, timeout: float = 60,
+                     params: dict[str, str] | None = None) -> AppTest:
     """A run AppTest on the uploaded workspace ``ws`` (a :class:`ui.state.Workspace`),
-    switched to ``page``; the page raised nothing."""
+    switched to ``page`` (its URL's query ``params``); the page raised nothing."""
     from ui import state
 
     at = AppTest.from_file(str(APP), default_timeout=timeout)
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
     at.session_state[state.K_SOURCE] = "upload"
     at.session_state[state.K_UPLOAD_WS] = ws
     at.run()

@@ -14,7 +14,6 @@ def _payloads(at) -> list[dict]:
 
 def _html(at) -> list[str]:
     from core.render import highlight
-
     from ui import plain
 
     captions = (f'<div class="{plain.CAPTION_CLASS}">', f'<div class="{plain.TEXT_CLASS}">')

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import uuid
 
-from streamlit.testing.v1 import AppTest
-
 from core.analysis.errors import categorise
 from core.model import AnnotationSet, Span
 from core.render.highlight import span_items
-from tests.app.conftest import APP, corpus, frame_of, page_tables
+from tests.app.conftest import app_on_workspace, corpus, frame_of, page_tables
 from ui import errors as err_ui
 from ui import state
 
@@ -30,21 +28,9 @@ def _copies() -> state.Workspace:
                                  title="copies", shareable=False)
 
 
-def _app(ws: state.Workspace, page: str, params: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    for key, value in (params or {}).items():
-        at.query_params[key] = value
-    at.session_state[state.K_SOURCE] = "upload"
-    at.session_state[state.K_UPLOAD_WS] = ws
-    at.run()
-    at.switch_page(page).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def test_each_copy_is_counted_as_the_core_counts_it() -> None:
     ws = _copies()
-    at = _app(ws, "pages/errors.py")
+    at = app_on_workspace(ws, "pages/errors.py")
     (counts,) = [df for caption, df, _ in page_tables(at) if "per category" in caption]
     rows = counts.set_index("category")
     t = categorise(ws.sets["gold"], ws.sets["system_twice"])
@@ -56,7 +42,7 @@ def test_each_copy_is_counted_as_the_core_counts_it() -> None:
 
 
 def test_the_span_list_names_each_copy_by_the_documents_pages_id() -> None:
-    at = _app(_copies(), "pages/errors.py")
+    at = app_on_workspace(_copies(), "pages/errors.py")
     at.session_state[err_ui.K_ERR_TAB] = err_ui.TABS[3]
     at.run()
     for category, want in [
@@ -73,7 +59,7 @@ def test_the_span_list_names_each_copy_by_the_documents_pages_id() -> None:
 
 def test_a_category_filter_marks_both_copies_on_the_documents_page() -> None:
     ws = _copies()
-    at = _app(ws, "pages/documents.py", {"doc": "doc1", "b": "system_twice",
+    at = app_on_workspace(ws, "pages/documents.py", params={"doc": "doc1", "b": "system_twice",
                                          err_ui.K_ERR_CATEGORY: "spurious"})
     items_a, items_b = (span_items(ws.sets["gold"], "doc1", "G"),
                         span_items(ws.sets["system_twice"], "doc1", "P"))
