@@ -196,11 +196,16 @@ def test_labels_from_files_reach_the_page_as_text(make_app, frame) -> None:
     shown = _pairs(at, frame)
     assert list(shown["gold span"]) == ["[6, 34) <b>bold</b>"]
     assert lab_ui.md("<b>x_y</b>") == "\\<b\\>x\\_y\\</b\\>"
-    # nothing from a file is rendered as HTML on this page: the heatmap's scrolling style, and
-    # the row names beside it with the label escaped
+    # nothing from a file is rendered as HTML on this page: the heatmap's scrolling style, the
+    # row names beside it with the label escaped, and the page's two fixed captions (ui.plain)
     bodies = [h.proto.body for h in at.html if h.proto.body != sidebar.SCRIPT]
     (names,) = [b for b in bodies if b.startswith('<div class="lab-names"')]
-    assert sorted(bodies) == sorted([lab_ui.SCROLL_CSS, names])
+    captions = [
+        '<div class="ss-caption">Blue: label against label; orange: missed and spurious spans. '
+        'Click a cell to list its spans.</div>',
+        '<div class="ss-caption">Select a row to open its document on the Documents page, with '
+        'both sets and the gold span selected.</div>']
+    assert sorted(bodies) == sorted([lab_ui.SCROLL_CSS, names, *captions])
     assert "&lt;b&gt;bold&lt;/b&gt; (" in names and "<b>" not in names
 
 
