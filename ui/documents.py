@@ -401,8 +401,7 @@ def errors_ahead(ws: Workspace, s: err_ui.Setup) -> threading.Thread | None:
         # not started (an error, or the run stopped by a rerun while it counted): a later run
         # tries again; the key was left marked, and the lists were never filled ahead for the
         # life of the server (review20)
-        with _lists_lock:
-            _lists_started.pop(key, None)
+        _unmark(key)
         raise
 
     def work() -> None:
@@ -417,12 +416,18 @@ def errors_ahead(ws: Workspace, s: err_ui.Setup) -> threading.Thread | None:
         thread.start()
     except RuntimeError:  # no thread to be had (the system's limit): the Documents page
         # counts its rows itself, and a later run of this page may start it (review19)
-        with _lists_lock:
-            _lists_started.pop(key, None)
+        _unmark(key)
         return None
     with _lists_lock:
         _lists_started[key] = thread
     return thread
+
+
+def _unmark(key: tuple[Any, ...]) -> None:
+    """Forgets that :func:`errors_ahead` started the lists of ``key``: they were not, and a
+    later run may start them."""
+    with _lists_lock:
+        _lists_started.pop(key, None)
 
 
 K_ORDER_SEEN = "doc_order_seen"

@@ -616,20 +616,17 @@ class Worker:
         held = dict(self.held)
         packed = (job_id, job.task, *self._pack(job.kwargs), job.later)
         try:
-            for attempt in range(PICKLE_TRIES):
-                try:
+            for _ in range(PICKLE_TRIES - 1):
+                with contextlib.suppress(RuntimeError):
                     return ForkingPickler.dumps(packed)
-                except RuntimeError:
-                    if attempt == PICKLE_TRIES - 1:
-                        raise
-                    time.sleep(0.01)
+                time.sleep(0.01)
+            return ForkingPickler.dumps(packed)  # the last try: its error is the job's
         except BaseException as exc:
             self.held.clear()
             self.held.update(held)
             if isinstance(exc, Exception):
                 raise _not_sent(job, exc) from exc
             raise
-        raise AssertionError("unreachable")
 
     def _pack(self, kwargs: dict[str, object]) -> tuple[dict[str, object], list[str]]:
         """A task's arguments as sent: a :class:`~ui.gamma_worker.Resident` the worker keeps

@@ -124,18 +124,24 @@ def test_wait_while_running_returns_at_once_without_a_run_and_at_most_after_its_
         jobs.page_run_ended()
 
 
+def _sample_setup(monkeypatch: pytest.MonkeyPatch) -> tuple[state.Workspace, err_ui.Setup]:
+    """The propaganda sample and its default pair at level 2, with lists filled ahead from one
+    document on and none started yet."""
+    ws = state.load_sample("propaganda")
+    gold, system = state.default_pair(ws)
+    assert gold and system
+    monkeypatch.setattr(documents, "LISTS_AHEAD_DOCS", 1)
+    monkeypatch.setattr(documents, "_lists_started", {})
+    return ws, err_ui.Setup(gold, 2, (system,), 1)
+
+
 def test_a_thread_that_cannot_start_leaves_the_errors_page_drawn_and_may_start_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A thread the system refuses (``RuntimeError: can't start new thread``, at its limit of
     threads) raised out of the Errors page, which then showed a traceback for lists it only
     meant to fill ahead, and the lists were marked as started for the life of the server
     (review19; ``ui.results.score_ahead`` meets the same refusal so since review18)."""
-    ws = state.load_sample("propaganda")
-    gold, system = state.default_pair(ws)
-    assert gold and system
-    setup = err_ui.Setup(gold, 2, (system,), 1)
-    monkeypatch.setattr(documents, "LISTS_AHEAD_DOCS", 1)
-    monkeypatch.setattr(documents, "_lists_started", {})
+    ws, setup = _sample_setup(monkeypatch)
 
     class Refused(threading.Thread):
         def start(self) -> None:
@@ -159,12 +165,7 @@ def test_lists_not_started_because_counting_failed_are_tried_again(
     Streamlit's ``StopException`` is a ``BaseException``) before the thread started: the key
     stayed marked as started, so the lists of that workspace, reference, systems and level
     were never filled ahead again for the life of the server (review20)."""
-    ws = state.load_sample("propaganda")
-    gold, system = state.default_pair(ws)
-    assert gold and system
-    setup = err_ui.Setup(gold, 2, (system,), 1)
-    monkeypatch.setattr(documents, "LISTS_AHEAD_DOCS", 1)
-    monkeypatch.setattr(documents, "_lists_started", {})
+    ws, setup = _sample_setup(monkeypatch)
     real = err_ui.category_documents
 
     class Stopped(BaseException):
