@@ -361,7 +361,18 @@ def foreign(html: str) -> tuple[str, ...]:
 
 
 FALLBACKS: collections.Counter[str] = collections.Counter()
-"""Highlights the component refused (:func:`foreign`), drawn by ``st.html``: tests read it."""
+"""Highlights the component refused (:func:`foreign`), drawn by ``st.html``: tests read it.
+Counted through :func:`tally` alone."""
+_COUNTS_LOCK = threading.Lock()
+
+
+def tally(counter: collections.Counter[str], **adds: int) -> None:
+    """Add ``adds`` to ``counter`` (:data:`FALLBACKS`, :data:`PREFETCHED`) under one lock: the
+    page runs of every session run in threads of their own, and ``counter[key] += n`` is a
+    read and a write, which the interpreter does not promise to keep together (a free-threaded
+    build does not); a test counting in many threads at once finds every addition."""
+    with _COUNTS_LOCK:
+        counter.update(adds)
 
 
 K_RUN = "doc_switch_run"
@@ -373,7 +384,7 @@ K_WANT = "doc_switch_want"
 trigger), taken by the run it starts (:func:`draw`)."""
 PREFETCHED: collections.Counter[str] = collections.Counter()
 """Documents whose highlights a run handed the component for a typed pick (``picks``), and the
-runs that did: tests read it."""
+runs that did: tests read it. Counted through :func:`tally` alone."""
 
 
 def _ready() -> None:
@@ -428,7 +439,7 @@ def draw(doc: str, html: str,
     attribute the highlights never hold (:func:`foreign`) is drawn by ``st.html`` alone."""
     if foreign(html):
         if live():
-            FALLBACKS["foreign"] += 1
+            tally(FALLBACKS, foreign=1)
         _component(key=KEY, data={"plain": True}, on_ready_change=_ready,
                    on_want_change=_want)
         st.html(html)
@@ -454,8 +465,7 @@ def draw(doc: str, html: str,
             held = {d: h for d, h in picks(asked).items() if d != doc and not foreign(h)}
             if held:
                 data["picks"] = held
-                PREFETCHED["runs"] += 1
-                PREFETCHED["documents"] += len(held)
+                tally(PREFETCHED, runs=1, documents=len(held))
         _component(key=KEY, data=data, on_ready_change=_ready, on_want_change=_want)
         return
     # Until the script reports: the component first (it draws the same text, and its style

@@ -403,3 +403,33 @@ def test_a_documents_page_a_warm_session_opens_holds_no_neighbours(make_app) -> 
     assert data["doc"] and data["prev"] is None and data["next"] is None
     assert "probe" not in data and _html(at) == []
     assert not at.exception
+
+
+def test_the_counters_count_every_addition_of_many_threads() -> None:
+    """bugleft26: FALLBACKS and PREFETCHED were added to with ``counter[key] += n`` by the page
+    runs of every session, each in a thread of its own: a read and a write that nothing keeps
+    together. Every addition goes through :func:`ui.doc_switch.tally`, under one lock; sixteen
+    threads adding at once, with the interpreter switching threads as often as it can, lose
+    none."""
+    import collections
+    import inspect
+    import sys
+    import threading
+
+    counter: collections.Counter[str] = collections.Counter()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=lambda: [doc_switch.tally(counter, runs=1, documents=3)
+                                                    for _ in range(2_000)])
+                   for _ in range(16)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert counter == {"runs": 32_000, "documents": 96_000}
+    source = inspect.getsource(doc_switch)
+    for name in ("FALLBACKS", "PREFETCHED"):
+        assert f"{name}[" not in source  # no addition of its own beside tally
