@@ -50,6 +50,8 @@ from core.metrics.agreement import (
 )
 from core.metrics.agreement import measure_view as core_measure_view
 from core.metrics.agreement import pairwise as core_pairwise
+from core.metrics.agreement.coefficients import Agreement
+from core.metrics.agreement.measures import constant_labels, without_constant_labels
 from core.metrics.agreement.panel import (
     ASYMMETRIC,
     INSTANCE_MAJORITY,
@@ -60,7 +62,6 @@ from core.metrics.agreement.panel import (
 )
 from core.metrics.agreement.study import (
     doc_coverage,
-    doc_label_presence,
     label_variants,
     missing_documents,
 )
@@ -196,26 +197,6 @@ def document_units(study: Study) -> dict[str, tuple[int, int]]:
             "krippendorff-alpha": (kripp, kripp * labels)}
 
 
-def constant_labels(study: Study) -> dict[str, list[str]]:
-    """``{measure: labels}``: the labels that every annotator used in every document Fleiss'
-    κ (the documents every annotator covers) and Krippendorff's α (those at least two cover)
-    read. Their documents × labels units agree whatever the spans, so such a label has no
-    value of its own and lifts the corpus value (tour20: on bratiaa's example project LOC, ORG
-    and PER, 21 of the 28 units, beside a tile reading 1.000)."""
-    covered, present = doc_label_presence(study)
-    coders = covered.sum(axis=0)
-    out: dict[str, list[str]] = {}
-    for name, docs in (("fleiss-kappa", coders == len(study.annotators)),
-                       ("krippendorff-alpha", coders >= 2)):
-        if not docs.any() or not study.labels:
-            out[name] = []
-            continue
-        # a document an annotator does not cover is no vote against the label
-        full = (present[:, docs, :] | ~covered[:, docs, None]).all(axis=(0, 1))
-        out[name] = [lab for lab, f in zip(study.labels, full.tolist(), strict=True) if f]
-    return out
-
-
 def constant_note(labels: Sequence[str], documents: int, units: int) -> str | None:
     """The tile's note naming :func:`constant_labels` (``labels``) and the units they hold,
     else None (no such label, or every label is one: then the value is undefined and says
@@ -233,6 +214,45 @@ agree whatever the spans; only the other labels' 7 can disagree"
     return (f"⚠️ {shown}: every annotator used {'it' if len(labels) == 1 else 'each'} in every "
             f"document, so {fixed:,} of the {units:,} units agree whatever the spans; only the "
             f"other labels' {units - fixed:,} can disagree")
+
+
+VARYING_FORMULA = {
+    "fleiss-kappa": "κ = (P̄ − P_e) / (1 − P_e), P̄ the units' mean agreement and P_e the "
+                    "agreement expected from how often 'present' and 'absent' occur (Fleiss "
+                    "1971)",
+    "krippendorff-alpha": "α = 1 − D_o / D_e, the disagreement observed over the one expected "
+                          "from how often 'present' and 'absent' occur (Krippendorff 2011)"}
+"""The formula of the document-level measures, for :func:`varying_note`'s help."""
+
+
+def varying_note(name: str, varying: Agreement | None) -> tuple[str, str] | None:
+    """The tile's line naming the value of ``name`` (Fleiss' κ, Krippendorff's α) without the
+    labels every annotator used in every document (``varying``:
+    :func:`core.metrics.agreement.measures.without_constant_labels`), and its help: the same
+    formula on the units of the other labels, and why. None when no label is left out.
+
+    >>> from core.metrics.agreement.coefficients import Agreement
+    >>> varying_note("fleiss-kappa", Agreement(0.4462, None, {"labels_left_out": ["LOC"],
+    ...              "labels": ["MISC", "ORG"], "units": 6}))[0]
+    'without LOC: 0.446 (MISC, ORG: 6 units)'
+    """
+    if varying is None or not varying.stats.get("labels_left_out"):
+        return None
+    left = varying.stats["labels_left_out"]
+    kept = varying.stats.get("labels", [])
+    shown = ", ".join(left[:3]) + (f" and {len(left) - 3:,} more" if len(left) > 3 else "")
+    others = ", ".join(kept[:3]) + (f" and {len(kept) - 3:,} more" if len(kept) > 3 else "")
+    value = "n/a" if varying.value is None else f"{varying.value:.3f}"
+    line = f"without {shown}: {value} ({others}: {varying.stats.get('units', 0):,} units)"
+    help_ = (f"Without {shown}: {VARYING_FORMULA[name]}, computed on the units of the labels "
+             f"that vary ({others}) alone. The units of {shown} agree whatever the spans and "
+             "raise the observed and the expected agreement alike, which pulls the value "
+             "towards 1 without saying anything of where the annotators disagree; left out, "
+             "the value measures the labels they could disagree on (agree "
+             "--without-constant-labels).")
+    if varying.value is None and varying.reason:
+        help_ += f" {varying.reason}."
+    return line, help_
 
 
 def few_units_note(documents: int, units: int) -> str | None:
@@ -372,6 +392,17 @@ def constant_labels_of(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label
                        ) -> dict[str, list[str]]:
     """:func:`constant_labels` of :func:`study`, cached."""
     return constant_labels(study(ws_key, _ws, sets, label))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def varying_of(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | None
+               ) -> dict[str, Agreement]:
+    """Fleiss' κ and Krippendorff's α of :func:`study` without the labels every annotator used
+    in every document (:func:`core.metrics.agreement.measures.without_constant_labels`),
+    cached; asked for only when there are such labels."""
+    s = study(ws_key, _ws, sets, label)
+    constant = constant_labels_of(ws_key, _ws, sets, label)
+    return {m: without_constant_labels(s, m, constant[m]) for m in constant}
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
@@ -1698,13 +1729,14 @@ TILES_CSS = (
 
 
 def tile(name: str, res: ManyResult | None, gamma_off: bool,
-         units: tuple[int, int] | None = None, constant: Sequence[str] = ()
-         ) -> tuple[str, str, str, list[str]]:
+         units: tuple[int, int] | None = None, constant: Sequence[str] = (),
+         varying: Agreement | None = None) -> tuple[str, str, str, list[str]]:
     """What the tile of the many-annotator measure ``name`` shows: its label
     (:data:`TILE_NAMES`), its value ("off" while the corpus γ is off, "…" while it is computed,
     "n/a" when undefined), its help (the measure, or why it is undefined) and its notes (γ's
     spread, samples and seed; why undefined; the documents it read; too few documents; the
-    labels ``constant`` that every annotator used in every document, :func:`constant_labels`)."""
+    labels ``constant`` that every annotator used in every document, :func:`constant_labels`,
+    and ``varying``, the value without them, :func:`varying_note`)."""
     label = TILE_NAMES[name]
     if res is None and gamma_off:
         return label, "off", f"{MANY_NAMES[name]}: turn on the γ toggle above to compute it.", []
@@ -1732,6 +1764,9 @@ def tile(name: str, res: ManyResult | None, gamma_off: bool,
             and (fixed := constant_note(constant, *units)) is not None):
         notes.append(fixed)
         help_ += f" {fixed.removeprefix('⚠️ ')}."
+        if (more := varying_note(name, varying)) is not None:
+            notes.append(more[0])
+            help_ += f" {more[1]}"
     return label, "n/a" if value is None else f"{value:.3f}", help_, notes
 
 
@@ -1778,12 +1813,13 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
     gjob = r.gamma
     _, units = coverage(ws.key, ws, c.sets, c.label)
     constant = constant_labels_of(ws.key, ws, c.sets, c.label)
+    varying = varying_of(ws.key, ws, c.sets, c.label) if any(constant.values()) else {}
     # The heading, the tiles and why they differ in one element: a subheader and a caption
     # were two more for the browser to mount on every visit (docs/performance.md, "Issue 29,
     # tenth pass: the Annotators page's first screen, second cut").
     with st.container(key="ann_tiles"):
         st.html(tiles_html([tile(name, values.get(name), gjob is None and name in GAMMA_MEASURES,
-                                 units.get(name), constant.get(name, ()))
+                                 units.get(name), constant.get(name, ()), varying.get(name))
                             for name in MANY_NAMES],
                            heading=f"All {len(c.sets)} sets together"
                            + ("" if c.label is None else f", label {c.label}"),

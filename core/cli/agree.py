@@ -36,6 +36,9 @@ PER_LABEL_OF = {"gamma-k": "gamma-cat", "γ-k": "gamma-cat"}
 """Names users give a per-label value, and the measure that reports it per label
 (:func:`compute` says so instead of listing the measures)."""
 
+CONSTANT_MEASURES = ("fleiss-kappa", "krippendorff-alpha")
+"""The measures ``--without-constant-labels`` adds a value to (documents × labels units)."""
+
 
 def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p = command_parser(subparsers, NAME, "inter-annotator agreement",
@@ -62,6 +65,11 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
     p.add_argument("--samples", type=int, default=30,
                    help="chance samples for gamma (default 30)")
     p.add_argument("--per-document", action="store_true", help="add per-document values")
+    p.add_argument("--without-constant-labels", action="store_true",
+                   help="fleiss-kappa and krippendorff-alpha: add their value without the "
+                   "labels every annotator used in every document (whose documents x labels "
+                   "units agree whatever the spans), as \"without_constant_labels\" (value, "
+                   "labels_left_out, labels, units); the other keys are unchanged")
     add_beyond_text(p)
     p.add_argument("--unit-set", action="store_true",
                    help="read each annotator's units as a set: an exact duplicate span "
@@ -74,6 +82,7 @@ def add_parser(subparsers: Subparsers) -> argparse.ArgumentParser:
 def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     """The JSON object of ``agree`` (one entry per measure) and the study's warnings."""
     from core.metrics.agreement import MEASURES, compute
+    from core.metrics.agreement.measures import CONSTANT_KEY, without_constant_labels
     from core.metrics.agreement.study import label_variants, missing_documents
 
     measures = list(dict.fromkeys(args.measure))
@@ -106,12 +115,18 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
     for m in measures:
         out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
             args.per_document)
+        if getattr(args, "without_constant_labels", False) and m in CONSTANT_MEASURES:
+            out[m][CONSTANT_KEY] = without_constant_labels(study, m).as_dict()
     return out, (read_warnings + list(study.warnings) + label_variants(study)
                  + missing_documents(study))
 
 
 def run(args: argparse.Namespace) -> int:
     if uses_dask(args):  # FILEs are folders of shards (docs/scale.md)
+        if getattr(args, "without_constant_labels", False):
+            raise ParameterError("without_constant_labels", "agree's "
+                                 "--without-constant-labels runs on one machine (leave out "
+                                 "--engine dask)")
         if getattr(args, "label_set", None) is not None:
             raise ParameterError("label_set", "agree's --label-set runs on one machine "
                                  "(leave out --engine dask)")

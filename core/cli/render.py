@@ -391,6 +391,11 @@ def render_agree(result: dict[str, Any]) -> str:
             lines.append(f"{m}: {_fmt(r['value'])}{_subset_note(r)}{extra}")
             if r["overall"].get("reason"):
                 lines.append(f"  undefined: {r['overall']['reason']}")
+            if (wc := r.get("without_constant_labels")) is not None:
+                left = ", ".join(wc.get("labels_left_out", [])) or "none"
+                lines.append(f"  without the labels every annotator used in every document "
+                             f"({left}): {_fmt(wc['value'])}"
+                             + (f"  ({wc['reason']})" if wc.get("reason") else ""))
             for lab, v in r["per_label"].items():
                 why = f"  ({v['reason']})" if v.get("reason") else ""
                 lines.append(f"  {lab}: {_fmt(v['value'])}{why}")

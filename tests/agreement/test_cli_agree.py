@@ -136,3 +136,28 @@ def test_span_f1_says_it_gives_partial_credit_not_exact_match(tmp_path: Path) ->
     assert out["matrix"]["Max"]["Lisa"] == pytest.approx(30 / 33)
     text = agree(str(csv_file), "--measure", "span-f1").stdout
     assert "Da San Martino et al. 2019" in text and "not exact-match F1" in text
+
+
+def test_without_constant_labels_adds_one_key_and_keeps_the_others() -> None:
+    """bugleft26: ``--without-constant-labels`` adds Fleiss' κ and Krippendorff's α without the
+    labels every annotator used in every document (LOC in the three annotators' brat project:
+    0.7033 -> 0.4462 and 0.7143 -> 0.4769, by hand in
+    tests/app/test_annotators_constant_labels.py); every other key is the same as without it,
+    and a pairwise measure gets nothing."""
+    folder = str(Path(__file__).resolve().parents[1] / "data" / "agreement"
+                 / "constant_label_brat")
+    measures = ["--measure", "fleiss-kappa", "--measure", "krippendorff-alpha",
+                "--measure", "char-kappa"]
+    plain = agree(folder, *measures, "--json")
+    added = agree(folder, *measures, "--json", "--without-constant-labels")
+    assert plain.returncode == 0 == added.returncode, added.stderr
+    before, after = json.loads(plain.stdout), json.loads(added.stdout)
+    for m, value in (("fleiss-kappa", 0.4462), ("krippendorff-alpha", 0.4769)):
+        extra = after[m].pop("without_constant_labels")
+        assert extra["value"] == pytest.approx(value, abs=5e-5)
+        assert extra["labels_left_out"] == ["LOC"] and extra["labels"] == ["MISC", "ORG"]
+        assert extra["units"] == 6
+    assert after == before
+    text = agree(folder, "--measure", "fleiss-kappa", "--without-constant-labels").stdout
+    assert ("  without the labels every annotator used in every document (LOC): 0.4462"
+            in text.splitlines())

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+
 from core.metrics.agreement import Study
 from core.model import AnnotationSet, Span
 from tests.app.conftest import annotator_tiles, app_on_sets
@@ -98,3 +100,37 @@ def test_a_label_filter_is_named_above_the_matrix_and_the_tiles() -> None:
     at.run()
     matrix = next(h.proto.body for h in at.html if 'class="ann-matrix"' in h.proto.body)
     assert "<caption>char-kappa, every pair</caption>" in matrix
+
+
+def test_the_document_level_tiles_give_the_value_without_the_constant_labels() -> None:
+    """bugleft26: beside the note, each tile gives its measure on the units of the labels that
+    vary. By hand, without LOC (MISC and ORG, 3 documents: 6 units of 3 annotators): Fleiss' κ
+    P̄ = (1 + 1/3 + 1 + 1 + 1 + 1/3) / 6 = 7/9, 'present' 5 of 18 ratings, P_e = (5² + 13²) / 18²
+    = 194/324, κ = (7/9 − 194/324) / (1 − 194/324) = 58/130 = 0.446 (0.703 with LOC);
+    Krippendorff's α = 1 − (n − 1) o_pa / (n_p n_a) = 1 − 17 · 2 / (5 · 13) = 31/65 = 0.477
+    (0.714 with LOC)."""
+    sets, texts = _sets()
+    s = Study.from_sets(sets, texts)
+    from core.metrics.agreement.measures import without_constant_labels
+
+    fleiss = without_constant_labels(s, "fleiss-kappa")
+    alpha = without_constant_labels(s, "krippendorff-alpha")
+    assert fleiss.value == pytest.approx(58 / 130) and alpha.value == pytest.approx(31 / 65)
+    assert fleiss.stats["labels_left_out"] == ["LOC"] and fleiss.stats["units"] == 6
+    at = app_on_sets(sets, texts, PAGE, key=f"test:constant:{uuid.uuid4().hex}")
+    assert not at.exception, [e.value for e in at.exception]
+    tiles = annotator_tiles(at)
+    assert tiles["Fleiss' κ"][0] == "0.703"
+    assert "without LOC: 0.446 (MISC, ORG: 6 units)" in tiles["Fleiss' κ"][2]
+    assert "without LOC: 0.477 (MISC, ORG: 6 units)" in tiles["Kripp. α"][2]
+    assert "κ = (P̄ − P_e) / (1 − P_e)" in tiles["Fleiss' κ"][1]
+    assert "α = 1 − D_o / D_e" in tiles["Kripp. α"][1]
+    assert not any(n.startswith("without") for n in tiles["α_U"][2])
+
+
+def test_no_value_without_constant_labels_when_every_label_varies() -> None:
+    sets, texts = _sets()
+    b = AnnotationSet("B", {**sets[1].spans, "d3": ()}, "annotator")
+    at = app_on_sets([sets[0], b, sets[2]], texts, PAGE, key=f"test:constant:{uuid.uuid4().hex}")
+    tiles = annotator_tiles(at)
+    assert not any(n.startswith("without") for _, _, notes in tiles.values() for n in notes)

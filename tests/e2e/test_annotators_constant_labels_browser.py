@@ -53,6 +53,13 @@ def test_the_document_level_tiles_name_the_label_in_every_document(
             box = notes.nth(i).bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
         assert tiles.locator("dd.value").first.inner_text() == "0.703"  # by hand: README
+        # bugleft26: the value without LOC on a line of its own, inside the window
+        for i, line in enumerate(("without LOC: 0.446 (MISC, ORG: 6 units)",
+                                  "without LOC: 0.477 (MISC, ORG: 6 units)")):
+            shown = tiles.locator("dd.note", has_text=line)
+            assert shown.count() == 1, line
+            box = shown.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
         notes.first.scroll_into_view_if_needed()
         st_ui.shot(page, f"annotators_constant_label_{viewport}")
         assert not st_ui.app_errors(page)

@@ -589,6 +589,83 @@ def krippendorff_text(study: Study, *, per_document: bool = True) -> ManyResult:
     return res
 
 
+CONSTANT_KEY = "without_constant_labels"
+"""The key of :func:`without_constant_labels` in a Fleiss' κ or Krippendorff's α entry of
+``agree --without-constant-labels`` (the entry's other keys are those without the option)."""
+
+
+def constant_labels(study: Study) -> dict[str, list[str]]:
+    """``{measure: labels}``: the labels that every annotator used in every document Fleiss'
+    κ (the documents every annotator covers) and Krippendorff's α (those at least two cover)
+    read. Their documents × labels units agree whatever the spans, so such a label has no
+    value of its own and lifts the corpus value (tour20: on bratiaa's example project LOC, ORG
+    and PER, 21 of the 28 units, beside a tile reading 1.000).
+
+    >>> from core.model import Span
+    >>> a = AnnotationSet("A", {"d": (Span(0, 2, "x"), Span(3, 4, "y")), "e": (Span(0, 1, "x"),)})
+    >>> b = AnnotationSet("B", {"d": (Span(0, 3, "x"),), "e": (Span(1, 2, "x"),)})
+    >>> constant_labels(Study.from_sets([a, b]))
+    {'fleiss-kappa': ['x'], 'krippendorff-alpha': ['x']}
+    """
+    covered, present = doc_label_presence(study)
+    coders = covered.sum(axis=0)
+    out: dict[str, list[str]] = {}
+    for name, docs in (("fleiss-kappa", coders == len(study.annotators)),
+                       ("krippendorff-alpha", coders >= 2)):
+        if not docs.any() or not study.labels:
+            out[name] = []
+            continue
+        # a document an annotator does not cover is no vote against the label
+        full = (present[:, docs, :] | ~covered[:, docs, None]).all(axis=(0, 1))
+        out[name] = [lab for lab, f in zip(study.labels, full.tolist(), strict=True) if f]
+    return out
+
+
+def without_constant_labels(study: Study, measure: str,
+                            constant: Sequence[str] | None = None) -> Agreement:
+    """Fleiss' κ (``measure`` ``"fleiss-kappa"``) or Krippendorff's α
+    (``"krippendorff-alpha"``) of :func:`fleiss_text` / :func:`krippendorff_text` on the units
+    of the labels that vary: the documents × labels units of the labels every annotator used in
+    every document (:func:`constant_labels`, or ``constant``) are left out. Those units agree
+    whatever the spans, so they raise both the observed agreement and the agreement expected by
+    chance (Fleiss 1971, eqs. 2-5: P̄ and P_e; Krippendorff 2011: D_o and D_e are read off the
+    same coincidences) and say nothing of where the annotators disagree. The formula is the
+    same; only its units change. ``stats``: ``labels_left_out``, ``labels`` (those kept) and
+    ``units`` (their units). Undefined, with the reason, when every label is constant.
+
+    >>> from core.model import Span
+    >>> a = AnnotationSet("A", {"d": (Span(0, 2, "x"), Span(3, 4, "y")), "e": (Span(0, 1, "x"),)})
+    >>> b = AnnotationSet("B", {"d": (Span(0, 3, "x"),), "e": (Span(1, 2, "x"), Span(3, 4, "y"))})
+    >>> round(fleiss_text(Study.from_sets([a, b])).overall.value, 4)  # x: 2 of 4 units
+    -0.3333
+    >>> without_constant_labels(Study.from_sets([a, b]), "fleiss-kappa").value  # y's 2 units
+    -1.0
+    """
+    if measure not in ("fleiss-kappa", "krippendorff-alpha"):
+        raise ValueError(f"without_constant_labels: {measure!r} is no document × label measure "
+                         "(fleiss-kappa, krippendorff-alpha)")
+    _need_two(study)
+    left = list(constant_labels(study)[measure] if constant is None else constant)
+    keep = [j for j, lab in enumerate(study.labels) if lab not in set(left)]
+    docs = study.common_docs() if measure == "fleiss-kappa" else study.docs
+    kept = [study.labels[j] for j in keep]
+    name = "Fleiss' kappa" if measure == "fleiss-kappa" else "Krippendorff's alpha"
+    if not docs or not keep:
+        why = ("no document is annotated by every annotator" if not docs else
+               "every label was used by every annotator in every document")
+        return undefined(f"{name} without the constant labels is undefined: {why}",
+                         labels_left_out=left, labels=kept, units=0)
+    counts = _doc_label_counts(study, docs)[:, keep, :]
+    if measure == "fleiss-kappa":
+        value = fleiss_kappa(counts.reshape(-1, 2), ["absent", "present"])
+        units = int(counts.shape[0] * counts.shape[1])
+    else:
+        value = krippendorff_alpha_from_counts(counts.reshape(-1, 2), ["absent", "present"])
+        units = int(((counts.sum(axis=2) >= 2)).sum())
+    return Agreement(value.value, value.reason,
+                     {**value.stats, "labels_left_out": left, "labels": kept, "units": units})
+
+
 def unitizing(study: Study, *, per_document: bool = True) -> ManyResult:
     """Krippendorff's α_U per label and overall; the corpus is the documents every annotator
     covers, laid end to end in order (see :mod:`core.metrics.agreement.unitizing`).
