@@ -113,10 +113,11 @@ def compute(args: argparse.Namespace) -> tuple[Result, list[str]]:
                    "labels": study.labels, "warnings": [],
                    "alignment": aligned[0].as_dict() if aligned else {}}
     for m in measures:
-        out[m] = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
+        entry = compute(study, m, seed=args.seed, samples=args.samples).as_dict(
             args.per_document)
         if getattr(args, "without_constant_labels", False) and m in CONSTANT_MEASURES:
-            out[m][CONSTANT_KEY] = without_constant_labels(study, m).as_dict()
+            entry[CONSTANT_KEY] = without_constant_labels(study, m).as_dict()
+        out[m] = entry
     return out, (read_warnings + list(study.warnings) + label_variants(study)
                  + missing_documents(study))
 

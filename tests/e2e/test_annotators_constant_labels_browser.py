@@ -54,8 +54,8 @@ def test_the_document_level_tiles_name_the_label_in_every_document(
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
         assert tiles.locator("dd.value").first.inner_text() == "0.703"  # by hand: README
         # bugleft26: the value without LOC on a line of its own, inside the window
-        for i, line in enumerate(("without LOC: 0.446 (MISC, ORG: 6 units)",
-                                  "without LOC: 0.477 (MISC, ORG: 6 units)")):
+        for line in ("without LOC: 0.446 (MISC, ORG: 6 units)",
+                     "without LOC: 0.477 (MISC, ORG: 6 units)"):
             shown = tiles.locator("dd.note", has_text=line)
             assert shown.count() == 1, line
             box = shown.bounding_box()
@@ -100,6 +100,35 @@ def test_a_folder_of_brat_annotator_folders_is_read_as_annotators(
         box = note.bounding_box()
         assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
         st_ui.shot(page, f"data_brat_annotator_folders_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_the_per_label_reasons_are_read_in_full_in_the_page(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    """bugleft26: the per-label table's "undefined because" was cut at its column's edge at
+    1,440 px (the whole text in the tooltip and the CSV alone): the cell names the measures,
+    and the reasons are a list below the table, wrapped inside the window."""
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "annotators")
+        page.locator(".st-key-ann_tiles").wait_for(timeout=90_000)
+        summary = page.get_by_text("The values as a table: documents, samples, seed; per label")
+        summary.scroll_into_view_if_needed()
+        reasons = page.locator("ul.ann-reasons li")
+        st_ui.click(page, summary, reasons)
+        width = VIEWPORTS[viewport]["width"]
+        texts = [reasons.nth(i).inner_text() for i in range(reasons.count())]
+        assert any(t.startswith("LOC, Fleiss' κ: Fleiss' kappa is undefined: every one of the 3 "
+                                "annotators used 'LOC' in each of the 3 documents") for t in texts)
+        assert any(t.startswith("LOC, Krippendorff's α:") for t in texts)
+        for i in range(reasons.count()):
+            box = reasons.nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        reasons.first.scroll_into_view_if_needed()
+        st_ui.shot(page, f"annotators_per_label_reasons_{viewport}")
         assert not st_ui.app_errors(page)
     finally:
         context.close()
