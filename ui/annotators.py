@@ -970,6 +970,52 @@ def per_label_table(values: Mapping[str, ManyResult]) -> pd.DataFrame:
                          for lab, vals in sorted(labels.items())])
 
 
+def undefined_reasons(values: Mapping[str, ManyResult]) -> list[tuple[str, str, str]]:
+    """``(label, measure as shown, reason)`` of every per-label value that is undefined, in the
+    order of :func:`per_label_table`'s rows: what its "undefined because" column joins."""
+    out = []
+    for name, res in values.items():
+        shown = "γ-k" if name == "gamma-cat" else MANY_NAMES.get(name, name)
+        out += [(lab, shown, agr.reason) for lab, agr in res.per_label.items()
+                if agr.value is None and agr.reason]
+    order = {lab: i for i, lab in enumerate(sorted({lab for lab, _, _ in out}))}
+    return sorted(out, key=lambda x: order[x[0]])
+
+
+def short_reasons(table: pd.DataFrame, reasons: Sequence[tuple[str, str, str]]) -> pd.DataFrame:
+    """:func:`per_label_table` as the page shows it: its "undefined because", a paragraph or
+    two per label that a column of the table cut at its edge (bugleft26: at 1,440 px only the
+    tooltip and the CSV held the whole), becomes "undefined" naming the measures with no value
+    and pointing to the list below the table (:func:`reasons_html`), which wraps. The download
+    keeps the whole text."""
+    if "undefined because" not in table.columns:
+        return table
+    which: dict[str, list[str]] = {}
+    for lab, shown, _ in reasons:
+        which.setdefault(lab, []).append(shown)
+    out = table.drop(columns=["undefined because"])
+    out["undefined"] = [f"{', '.join(which[lab])}: why below" if lab in which else ""
+                        for lab in table["label"]]
+    return out
+
+
+REASONS_CSS = ("<style>ul.ann-reasons{font-size:.875rem;margin:.25rem 0 0;padding-left:1.2rem}"
+               "ul.ann-reasons li{overflow-wrap:anywhere;margin:.15rem 0}</style>")
+
+
+def reasons_html(reasons: Sequence[tuple[str, str, str]]) -> str:
+    """The per-label values' reasons (:func:`undefined_reasons`) as a list under the table,
+    wrapping at the page's width (text escaped): "LOC, Fleiss' κ: Fleiss' kappa is undefined:
+    ...".
+
+    >>> reasons_html([("<b>", "Fleiss' κ", "nobody used it")]).split("</style>")[1]
+    '<ul class="ann-reasons"><li><b>&lt;b&gt;, Fleiss&#x27; κ</b>: nobody used it</li></ul>'
+    """
+    items = "".join(f"<li><b>{escape(lab)}, {escape(shown)}</b>: {escape(why)}</li>"
+                    for lab, shown, why in reasons)
+    return f'{REASONS_CSS}<ul class="ann-reasons">{items}</ul>'
+
+
 def against_table(view: MeasureView) -> pd.DataFrame:
     """Each annotator's value against the gold and against the majority (P and R as well for the
     span-F1 measures)."""
@@ -1850,7 +1896,11 @@ def together(ws: Workspace, c: Choice, r: Computed, values: Mapping[str, ManyRes
                        "aligned pairs where one unit carries the label count, so it says how "
                        "often the others give that unit the same label). γ itself has no "
                        "per-label value.")
-            st.dataframe(per_label, hide_index=True, key="ann_per_label", placeholder="—")
+            reasons = undefined_reasons(values)
+            st.dataframe(short_reasons(per_label, reasons), hide_index=True,
+                         key="ann_per_label", placeholder="—")
+            if reasons:
+                st.html(reasons_html(reasons))
             download_buttons(per_label, "many_annotators_per_label", key="dl_ann_per_label")
 
 

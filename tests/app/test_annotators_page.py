@@ -379,7 +379,7 @@ def test_the_per_label_table_says_what_gamma_k_is(make_app) -> None:
     assert not at.exception, [e.value for e in at.exception]
     table = next(d.value for d in at.dataframe if "γ-k" in d.value.columns)
     assert list(table.columns) == ["label", "Fleiss' κ", "Krippendorff's α", "unitizing α_U",
-                                   "γ-k", "undefined because"]
+                                   "γ-k", "undefined"]  # the reasons below it
     (note,) = [c.value for c in at.caption if c.value.startswith("Each label alone")]
     assert "γ-k: γ-cat of this label's units" in note and "Mathet 2018" in note
 
