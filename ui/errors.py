@@ -60,6 +60,7 @@ from core.render.palette import (
 )
 from ui import above_one, jobs, levels, paging, plain, results, state
 from ui.escape import md, plot
+from ui.role_words import set_noun
 from ui.set_names import full_name_help
 from ui.small_table import page_table_html
 from ui.theme import EITHER_GREY, theme_ink
@@ -1129,7 +1130,8 @@ def categories(ws: state.Workspace, s: Setup) -> None:
     each error category), then its downloads, then a link per system and error category that
     opens the documents holding it (:func:`category_links`). The chart of the same counts is
     :func:`category_chart_tab` (its own tab: a return to the page draws the table alone)."""
-    st.header("Error categories, every system")
+    noun = set_noun(ws, s.systems)
+    st.header(f"Error categories, every {noun}")
     cats = category_frame(ws.key, ws, s.ref, s.systems, s.level)
     for row in cats[cats["category"] == "error"].itertuples():
         st.error(f"{md(row.system)} cannot be compared with {md(s.ref)}: "
@@ -1143,8 +1145,8 @@ def categories(ws: state.Workspace, s: Setup) -> None:
     shown = shown[["system", "category", "reference", "prediction", "documents", "note"]]
     with st.container(key=K_ERR_TABLE):
         st.html(page_table_html(
-            shown, label="Error categories, every system",
-            caption=f"{len(ok):,} rows: each system's reference and predicted spans per "
+            shown.rename(columns={"system": noun}), label=f"Error categories, every {noun}",
+            caption=f"{len(ok):,} rows: each {noun}'s reference and predicted spans per "
             "category; documents: how many documents hold an error category."))
     # The table's downloads under it, before the links: the keyboard's order is the page's
     # (tour 4 item 11a).
@@ -1158,14 +1160,15 @@ def categories(ws: state.Workspace, s: Setup) -> None:
 def category_chart_tab(ws: state.Workspace, s: Setup) -> None:
     """The category counts of every system as a stacked bar chart (all spans or errors only,
     counts or shares); a bar segment opens the documents holding that category."""
-    st.header("Error categories, every system")
+    st.header(f"Error categories, every {set_noun(ws, s.systems)}")
     plain.caption("Click a bar segment to open the Documents page on the documents holding "
                   "spans of that category.")
     v1, v2 = st.columns(2)
     view = _view(v1)
     scale = v2.radio("Scale", SCALES, key=K_ERR_SCALE, bind="query-params", horizontal=True,
                      help="Share: each bar in percent of what it stacks (its side's spans, or "
-                     "its errors), so that systems of different sizes compare.")
+                     f"its errors), so that {set_noun(ws, s.systems, plural=True)} of "
+                     "different sizes compare.")
     config = chart_image("error_categories", key="dl_err_chart")
     st.plotly_chart(category_figure(ws.key, ws, s.ref, s.systems, s.level, view, scale),
                     key=K_ERR_CHART,
@@ -1217,7 +1220,8 @@ def spans_of_category(ws: state.Workspace, s: Setup) -> None:
     Chromium's main thread busy 0.3-0.6 s on a loaded machine)."""
     st.markdown("**The spans of one category**")
     l1, l2 = st.columns(2)
-    list_system = l1.selectbox("System", s.systems, key="err_list_system",
+    list_system = l1.selectbox(set_noun(ws, s.systems).capitalize(), s.systems,
+                               key="err_list_system",
                                help=full_name_help("err_list_system", s.systems[0]))
     list_category = l2.selectbox("Category", [ALL, *CATEGORY_STYLE],
                                  index=1 + list(CATEGORY_STYLE).index(

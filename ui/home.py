@@ -10,6 +10,7 @@ from ui import above_one, results, state, summaries
 from ui import hateval as hateval_ui
 from ui.escape import code, md
 from ui.plain import CAPTION_CLASS, caption_html  # noqa: F401 (named here by the tests)
+from ui.role_words import set_noun
 from ui.small_table import NOWRAP_COLUMNS, small_table
 from ui.state import Workspace
 
@@ -74,7 +75,9 @@ def loaded(ws: Workspace) -> None:
         # Markdown with headers on one line (ui.sidebar.TABLE_CSS), as Scores' systems table:
         # the data grid it was cost the browser 10-40 ms on every visit (docs/performance.md,
         # issue 29, thirteenth pass).
-        small_table(overview.table, key="home_overview", mark=True, columns=NOWRAP_COLUMNS)
+        # The compared sets' column says their role: three annotators were "system" (bugleft26)
+        small_table(overview.table.rename(columns={"system": set_noun(ws, systems)}),
+                    key="home_overview", mark=True, columns=NOWRAP_COLUMNS)
         above_one.note(overview.table, key="home")
     else:
         st.dataframe(tables["sets"], hide_index=True, key="home_sets", placeholder="—")

@@ -700,7 +700,7 @@ class Overview:
     f1_columns: Mapping[str, str]
 
 
-@st.cache_data(max_entries=32, show_spinner="Scoring every system…")
+@st.cache_data(max_entries=32, show_spinner="Scoring every set…")
 def systems_overview(ws_key: str, _ws: Workspace, ref: str, systems: tuple[str, ...],
                      variants: tuple[tuple[str, str | None], ...], level: int, n_boot: int,
                      seed: int) -> Overview:
