@@ -536,7 +536,12 @@ def gamma_job(ws_key: str, _ws: Workspace, sets: tuple[str, ...], label: str | N
 
 def _view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
                gold: str | None, leave_one_out: bool) -> dict[str, Any]:
-    return {"sets": _sets(ws, sets), "texts": dict(ws.corpus.texts), "measure": measure,
+    """The arguments of :func:`core.metrics.agreement.measure_view`. The corpus's texts
+    themselves, not a copy: a workspace's texts are filled once, as it is built
+    (:func:`ui.state.build_workspace`), and only read after, here, in the study and by the
+    pickling of a job's arguments (bugleft26: each call copied the dict, a second copy for the
+    worker's jobs, held by every job queued)."""
+    return {"sets": _sets(ws, sets), "texts": ws.corpus.texts, "measure": measure,
             "label": label, "gold": ws.sets[gold] if gold is not None else None,
             "leave_one_out": leave_one_out}
 
@@ -551,7 +556,7 @@ def _resident_study_args(ws: Workspace, sets: tuple[str, ...], label: str | None
     documents and spans once more over the socket), and the worker then held two studies of
     the same sets (docs/performance.md, "Issue 29, tenth pass")."""
     return {"sets": [Resident(f"{ws.key}|set|{n}", ws.sets[n]) for n in sets],
-            "texts": Resident(f"{ws.key}|texts", dict(ws.corpus.texts)), "label": label}
+            "texts": Resident(f"{ws.key}|texts", ws.corpus.texts), "label": label}
 
 
 def _resident_view_args(ws: Workspace, sets: tuple[str, ...], label: str | None, measure: str,
@@ -820,7 +825,7 @@ def run_here_if_busy(ws: Workspace, c: Choice, job: Job[MeasureView], documents:
     # The page's view (lean: what the worker sends, ui.gamma_worker.for_the_page), with the
     # studies and the majority kept between the switches (page_shared)
     args = {**_view_args(ws, c.sets, c.label, c.measure, c.gold, c.leave_one_out),
-            "texts": ws.corpus.texts, "lean": True,
+            "lean": True,
             "shared": page_shared(ws.key, ws, c.sets, c.label)}
     with st.spinner(f"Computing {c.measure} (the background worker is busy with another "
                     "job)…"):

@@ -131,7 +131,7 @@ def path_job(ws_key: str, _ws: Workspace, ref: str, system: str, level: int,
     gold read in file order (:func:`_orders`, whose ranges between spans run to the end
     of the text): 100,000 texts are most of what a job would send."""
     orders = _orders(_ws, ref, system, variant) if part != "martino" else Orders()
-    texts = (Resident(f"{ws_key}|texts", dict(_ws.corpus.texts))
+    texts = (Resident(f"{ws_key}|texts", _ws.corpus.texts)  # not copied: read only
              if (variant == "repo-head" or orders) and part != "martino" else None)
     title = (f"MAFALDA for {system}" if part == "mafalda"
              else f"From Martino to MAFALDA for {system}, one rule at a time")

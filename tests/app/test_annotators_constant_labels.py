@@ -147,3 +147,21 @@ def test_no_value_without_constant_labels_when_every_label_varies() -> None:
     at = app_on_sets([sets[0], b, sets[2]], texts, PAGE, key=f"test:constant:{uuid.uuid4().hex}")
     tiles = annotator_tiles(at)
     assert not any(n.startswith("without") for _, _, notes in tiles.values() for n in notes)
+
+
+def test_the_jobs_are_given_the_corpus_texts_not_copies() -> None:
+    """bugleft26: ``_view_args`` copied the corpus's texts and ``_resident_study_args`` copied
+    them again (a job's arguments hold them while it is queued, one job per measure): both give
+    the workspace's dict itself, which is filled once as the workspace is built and only read
+    after."""
+    from ui import state
+
+    sets, texts = _sets()
+    report = state.FileReport("custom.json", "test", "annotator", "custom", texts, tuple(sets))
+    ws = state.build_workspace([report], key=f"test:copies:{uuid.uuid4().hex}", title="custom",
+                               shareable=False)
+    names = ("A", "B", "C")
+    assert ann._view_args(ws, names, None, "char-kappa", None, False)["texts"] is ws.corpus.texts
+    assert ann._resident_study_args(ws, names, None)["texts"].value is ws.corpus.texts
+    resident = ann._resident_view_args(ws, names, None, "char-kappa", None, False)
+    assert resident["texts"].value is ws.corpus.texts and ws.corpus.texts == texts
