@@ -27,6 +27,7 @@ from ui import hateval as hateval_ui
 from ui.escape import md
 from ui.lazy import lazy_expander
 from ui.results import per_doc_f1
+from ui.role_words import set_noun
 from ui.state import Workspace
 from ui.theme import theme_type
 from ui.widgets import download_buttons, paginate, set_pair
@@ -577,6 +578,43 @@ class View:
         return int(self.level) if self.level is not None else 2
 
 
+def pairs_of(ws: Workspace) -> list[tuple[str, str]]:
+    """Every pair of the sets of ``ws`` in the pickers' order (the Curation page's undecided
+    consensus left out), each once: A · B, A · C, B · C."""
+    names = [n for n in ws.sets if n != ws.undecided]
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+
+
+def _next_pair(pairs: list[tuple[str, str]], at: int) -> None:
+    st.session_state[state.K_SET_A], st.session_state[state.K_SET_B] = pairs[
+        (at + 1) % len(pairs)]
+
+
+def pair_steps(ws: Workspace, set_a: str, set_b: str) -> None:
+    """With three sets or more (bugleft26: a lead's three annotators), a line under the pickers
+    saying how many sets and pairs there are and which pair is shown ("3 annotators, 3 pairs:
+    this is pair 1, A · B"), and a button that shows the next pair (A · B, A · C, B · C, then A
+    · B again): the page compares two sets, and with two pickers alone the others were out of
+    sight. The line names the Annotators page's document view, which draws every set of one
+    document in lanes of its own. Nothing with two sets."""
+    pairs = pairs_of(ws)
+    if len(pairs) < 3:
+        return
+    names = [n for n in ws.sets if n != ws.undecided]
+    at = next((i for i, p in enumerate(pairs) if set(p) == {set_a, set_b}), -1)
+    nxt = pairs[(at + 1) % len(pairs)]
+    where = f"this is pair {at + 1}, " if at >= 0 else "this pair is "
+    row = st.container(horizontal=True, gap="small", vertical_alignment="center",
+                       key="doc_pairs")
+    row.caption(f"{len(names)} {set_noun(ws, names, plural=True)}, {len(pairs)} pairs: "
+                f"{where}{md(set_a)} · {md(set_b)}. Every set of one document at once, in "
+                "lanes: 👥 Annotators, Documents by disagreement.")
+    row.button(f"Next pair: {md(nxt[0])} · {md(nxt[1])}", key="doc_next_pair", type="secondary",
+               on_click=_next_pair, args=(pairs, at),
+               help="Shows the next pair of sets, in the order of the pickers; after the "
+               "last, the first again")
+
+
 def choose(ws: Workspace) -> View:
     """The pair of sets, the metric and its variant and level."""
     # The classes of the highlighted texts and legends (core.render.highlight, compact=True):
@@ -587,6 +625,7 @@ def choose(ws: Workspace) -> View:
         one_set(ws)  # nothing to compare it with: its spans alone; stops
     c1, c2, c3, c4 = st.columns([2, 2, 2, 2])
     set_a, set_b = set_pair(ws, c1, c2, "Left (reference)", "Right (compared)")
+    pair_steps(ws, set_a, set_b)
     metric = c3.radio("Metric", results.span_metric_names(), help=results.metric_help(),
                       key=state.K_METRIC, bind="query-params", horizontal=True)
     entry = registry.get(metric)
