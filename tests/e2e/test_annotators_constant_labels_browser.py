@@ -132,3 +132,48 @@ def test_the_per_label_reasons_are_read_in_full_in_the_page(
         assert not st_ui.app_errors(page)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_documents_steps_through_the_pairs_of_three_annotators(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    """bugleft26: with three annotators the Documents page says how many sets and pairs there
+    are and which one it shows, and "Next pair" shows the next (A · B, then A · C)."""
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "documents")
+        line = page.get_by_text("3 annotators, 3 pairs: this is pair 1, A · B.")
+        line.wait_for(timeout=90_000)
+        button = page.get_by_role("button", name="Next pair: A · C")
+        width = VIEWPORTS[viewport]["width"]
+        for shown in (line, button):
+            box = shown.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
+        st_ui.click(page, button, page.get_by_text("3 annotators, 3 pairs: this is pair 2, A · C."))
+        assert page.get_by_role("button", name="Next pair: B · C").count() == 1
+        assert "b=C" in page.url
+        page.get_by_text("this is pair 2").scroll_into_view_if_needed()
+        st_ui.shot(page, f"documents_pairs_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_errors_calls_annotators_annotators(
+        browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
+    """bugleft26: the Errors page's heading and table said "system" of three annotators."""
+    context, page = new_page(browser, VIEWPORTS[viewport])
+    try:
+        st_ui.open_page(page, lead_url, "errors")
+        heading = page.get_by_role("heading", name="Error categories, every annotator")
+        heading.wait_for(timeout=90_000)
+        assert page.get_by_role("heading", name="Error categories, every system").count() == 0
+        header = page.locator(".st-key-err_table th", has_text="annotator").first
+        header.scroll_into_view_if_needed()
+        box = heading.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
+        st_ui.shot(page, f"errors_annotators_{viewport}")
+        assert not st_ui.app_errors(page)
+    finally:
+        context.close()
