@@ -87,6 +87,18 @@ def attr(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
+def shown(value: object) -> str:
+    """``value`` as HTML text or a quoted attribute (``st.html``) that shows it as :func:`md`
+    does: on one line, its control characters and explicit bidi controls spelt out, escaped.
+    For a name or a label in a sentence (``ui.plain``, the Annotators page's tiles and matrix):
+    :func:`attr` alone left a right-to-left override in, which turned the rest of the line.
+
+    >>> shown("a<b>\u202ec")
+    'a&lt;b&gt;\\\\u202ec'
+    """
+    return attr(literal(value))
+
+
 def plot(value: object) -> str:
     """``value`` as text Plotly draws as written: a title, an axis's category, a trace's name,
     hover or bar text, a ``customdata`` field a hover template shows.
