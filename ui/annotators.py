@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from concurrent.futures import wait as futures_wait
 from dataclasses import dataclass
 from functools import partial
-from html import escape
 from typing import Any
 
 import numpy as np
@@ -74,6 +73,7 @@ from core.render.segments import assign_lanes
 from ui import above_one, current, doc_picker, state, text_policy
 from ui.curation import undecided
 from ui.escape import md, plot
+from ui.escape import shown as escape  # names and labels as md shows them (review21)
 from ui.jobs import Job, Resident, progress, submit
 from ui.jobs import ahead as jobs_ahead
 from ui.jobs import busy_elsewhere as jobs_busy_elsewhere

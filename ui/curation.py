@@ -718,11 +718,12 @@ def lane_note(items: Sequence[highlight.SpanItem]) -> str:
     as one member of a decision.
 
     >>> lane_note([highlight.SpanItem("A1", 0, 4, ("x",)), highlight.SpanItem("A2", 0, 4, ("x",))])
-    '2 span(s) · 1 a copy of another (one vote)'
+    '2 span(s) · 1 is a copy of another (one vote)'
     """
     copies = len(items) - len({(it.start, it.end, it.labels) for it in items})
-    return f"{len(items)} span(s)" + (f" · {copies} a copy of another (one vote)" if copies
-                                      else "")
+    said = ("" if not copies else " · 1 is a copy of another (one vote)" if copies == 1
+            else f" · {copies:,} are copies of others (each span and its copies: one vote)")
+    return f"{len(items)} span(s){said}"
 
 
 def proposal_items(result: Consensus, doc: str, decided: dict[str, Override] | None

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.escape import attr, literal
+from ui.escape import shown as _shown
 
 CAPTION_CLASS = "ss-caption"
 """The class of a caption drawn as plain HTML (:func:`caption_html`); ``ui.sidebar.CAPTION_CSS``
@@ -39,12 +39,6 @@ one paragraph."""
 
 class Markup(str):
     """A part already escaped: :func:`b` and :func:`em` make them."""
-
-
-def _shown(text: object) -> str:
-    """``text`` escaped for HTML, on one line, control characters spelt out (as
-    ``ui.escape.md`` shows a name in Markdown)."""
-    return attr(literal(text))
 
 
 def b(text: object) -> Markup:

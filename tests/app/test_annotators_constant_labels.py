@@ -165,3 +165,23 @@ def test_the_jobs_are_given_the_corpus_texts_not_copies() -> None:
     assert ann._resident_study_args(ws, names, None)["texts"].value is ws.corpus.texts
     resident = ann._resident_view_args(ws, names, None, "char-kappa", None, False)
     assert resident["texts"].value is ws.corpus.texts and ws.corpus.texts == texts
+
+
+def test_a_label_or_name_with_a_bidi_override_is_spelt_out_in_the_tiles_and_the_matrix() -> None:
+    """The tiles' notes and heading and the matrix's names are HTML built from labels and set
+    names (``html.escape``): a right-to-left override in a label drew the rest of the constant
+    label's note right to left ("... units agree whatever the spans" mirrored) and, under a
+    label filter, the heading; in a set name, that name. Spelt out as the captions and Markdown
+    show it (``\\u202e``, review21)."""
+    rlo = "\u202e"
+    label = f"LOC{rlo}x"
+    note = ann.constant_note([label], 3, 9)
+    assert note is not None
+    tiles = ann.tiles_html([("Fleiss' κ", "0.500", f"help {label}", [note])],
+                           heading=f"All 3 sets together, label {label}")
+    assert rlo not in tiles
+    assert "LOC\\u202ex: every annotator used it" in tiles
+    assert "label LOC\\u202ex</h2>" in tiles
+    matrix = ann.matrix_html(None, ["A", f"B{rlo}txt"], key=None,
+                             title=f"char-kappa of label {label}, every pair")
+    assert rlo not in matrix and "B\\u202etxt</th>" in matrix

@@ -21,21 +21,24 @@ _RENDER = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 _JOINER = "\u2060"
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")  # LRE ... PDI: one left open turns the line
 # The GFM autolink literals: a URL starting with http(s):// or www., and an e-mail address.
 _URL = re.compile(r"(?i)(?:https?://|www\.)[-.\w]")
 _EMAIL = re.compile(r"[-.\w+]@[-\w]+(?:\.[-\w]+)+")
 # Text that tends to hit Markdown, Streamlit or autolink syntax, mixed with any character.
 _PIECES = st.sampled_from(
     ["http://", "HTTPS://", "www.", "WWW.", "@", "a@b.c", "mailto:", ":red[", "]", "$", "![",
-     "](", "<", ">", "&amp;", "`", "*", "_", "~~", "#", "- ", "1. ", "|", "\\", ":smile:", "."]
+     "](", "<", ">", "&amp;", "`", "*", "_", "~~", "#", "- ", "1. ", "|", "\\", ":smile:", ".",
+     "\u202e", "\u2067", "\u202c"]
 )
 _TEXT = st.lists(st.one_of(_PIECES, st.text(max_size=4)), max_size=12).map("".join)
 
 
 def _literal(value: str) -> str:
-    """What a reader should see for ``value``: one line, control characters spelt out."""
-    text = _BREAKS.sub(" ", value)
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """What a reader should see for ``value``: one line, control characters and explicit bidi
+    controls spelt out."""
+    text = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", _BREAKS.sub(" ", value))
+    return _BIDI.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _html_text(value: str) -> str:

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.model import AnnotationSet, Span
 from tests.app.conftest import app_on_sets, plain_texts
-from ui import plain, sidebar
+from ui import escape, plain, sidebar
 
 HOSTILE = '<img src=x onerror=alert(1)>**b**&amp;'
 """A set name that is HTML, Markdown and an entity at once."""
@@ -106,3 +106,44 @@ def test_documents_stepper_caption_is_html() -> None:
     assert "Document 1 of 2 in this order" in plain_texts(at.main)
     assert not [c for c in at.caption if "in this order" in c.value]
     _no_tag_from_the_name(at)
+
+
+RLO = "\u202e"
+"""RIGHT-TO-LEFT OVERRIDE: invisible, it draws everything after it right to left, to the end
+of its paragraph when nothing closes it."""
+
+
+def test_a_bidi_override_in_a_name_is_spelt_out_not_obeyed() -> None:
+    """A set name holding an explicit bidi control (an override, an embedding, an isolate or
+    their ends, U+202A-U+202E and U+2066-U+2069) is shown with it spelt out, as a control
+    character is: left in, an unclosed override drew the rest of the caption right to left
+    ("... neither gold nor ‮txt.exe annotates them." read backwards), in plain HTML as in
+    Markdown, and the two names on either side of it looked like other names."""
+    for control in ("\u202a", "\u202b", "\u202c", "\u202d", RLO, "\u2066", "\u2067",
+                    "\u2068", "\u2069"):
+        shown = plain.caption_html(f"neither a{control}b nor c")
+        assert control not in shown, repr(control)
+        assert f"a\\u{ord(control):04x}b" in shown
+        assert control not in escape.md(f"a{control}b")
+        assert escape.md(f"a{control}b") == f"a\\\\u{ord(control):04x}b"
+        assert control not in escape.code(f"a{control}b")
+    # right-to-left text itself is left as it is: its direction is the browser's to find
+    assert plain.caption_html("ספר") == '<div class="ss-caption">ספר</div>'
+    assert escape.md("ספר") == "ספר"
+
+
+def test_a_name_with_a_bidi_override_is_spelt_out_on_the_page() -> None:
+    """The Documents page's caption of the documents only other sets hold, with a set so named:
+    the element holds no override, and reads back with it spelt out."""
+    texts: dict[str, str | None] = {"d1": "Fear sells: they will take everything you own.",
+                                    "d2": "The quick brown fox jumps over the lazy dog."}
+    gold = AnnotationSet("gold", {"d1": (Span(0, 4, "Fear"),)}, "gold")
+    system = AnnotationSet("sys", {"d1": (Span(0, 4, "Fear"),)}, "system")
+    other = AnnotationSet(f"exe.{RLO}txt", {"d2": (Span(4, 9, "Doubt"),)}, "system")
+    at = app_on_sets([gold, system, other], texts, "pages/documents.py",
+                     key="test:plain-bidi", role="gold")
+    assert not at.exception, [e.value for e in at.exception]
+    said = [t for t in plain_texts(at.main) if t.startswith("Not listed")]
+    assert len(said) == 1, plain_texts(at.main)
+    assert "exe.\\u202etxt" in said[0] and RLO not in said[0]
+    assert not [h for h in at.get("html") if RLO in h.proto.body]

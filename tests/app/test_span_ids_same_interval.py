@@ -20,13 +20,20 @@ from ui import results, state
 TEXT = "The quick brown fox jumps over the lazy dog near the river bank today."
 
 
-def _explained(pred_spans: tuple[Span, ...], metric: str, variant: str | None,
-               level: int | None) -> results.Explained:
-    gold = AnnotationSet("gold", {"doc1": (Span(4, 19, "Loaded"),)}, "gold")
+def _workspace(gold_spans: tuple[Span, ...], pred_spans: tuple[Span, ...],
+               key: str) -> state.Workspace:
+    """The gold ``gold_spans`` and the system ``system_two``'s ``pred_spans`` on ``doc1``."""
+    gold = AnnotationSet("gold", {"doc1": gold_spans}, "gold")
     pred = AnnotationSet("system_two", {"doc1": pred_spans}, "system")
     report = state.FileReport("two.json", "test", "gold", "two", {"doc1": TEXT}, (gold, pred))
-    ws = state.build_workspace([report], key=f"test:r20:{metric}:{len(pred_spans)}",
-                               title="one interval, two labels", shareable=False)
+    return state.build_workspace([report], key=f"test:r20:{key}",
+                                 title="one interval, two labels", shareable=False)
+
+
+def _explained(pred_spans: tuple[Span, ...], metric: str, variant: str | None,
+               level: int | None, gold_spans: tuple[Span, ...] = (Span(4, 19, "Loaded"),),
+               key: str | None = None) -> results.Explained:
+    ws = _workspace(gold_spans, pred_spans, key or f"{metric}:{len(pred_spans)}")
     return results.explain_document(ws.key, ws, "gold", "system_two", "doc1", metric, variant,
                                     level)
 
@@ -55,14 +62,8 @@ def test_a_prediction_given_twice_under_mafalda_is_still_two_copies() -> None:
 def test_a_gold_span_of_two_labels_gives_its_one_note_to_both_ids_under_mafalda() -> None:
     """A plain gold with two labels on one interval is one MAFALDA span (``A | B``), with one
     note: both of the page's ids for it show that note, which calls them no copies."""
-    gold = AnnotationSet("gold", {"doc1": (Span(4, 19, "Doubt"), Span(4, 19, "Loaded"))},
-                         "gold")
-    pred = AnnotationSet("system_two", {"doc1": (Span(4, 19, "Loaded"),)}, "system")
-    report = state.FileReport("g2.json", "test", "gold", "g2", {"doc1": TEXT}, (gold, pred))
-    ws = state.build_workspace([report], key="test:r20:gold2", title="gold of two labels",
-                               shareable=False)
-    e = results.explain_document(ws.key, ws, "gold", "system_two", "doc1", "mafalda", "paper",
-                                 2)
+    e = _explained((Span(4, 19, "Loaded"),), "mafalda", "paper", 2,
+                   gold_spans=(Span(4, 19, "Doubt"), Span(4, 19, "Loaded")), key="gold2")
     assert e.error is None
     assert e.best["G1"] == e.best["G2"] and "copies" not in e.best["G1"], e.best
 
@@ -75,12 +76,8 @@ def test_the_documents_page_gives_each_label_of_one_interval_its_own_note() -> N
     from tests.app.conftest import APP
     from ui import documents
 
-    gold = AnnotationSet("gold", {"doc1": (Span(4, 19, "Loaded"),)}, "gold")
-    pred = AnnotationSet("system_two", {"doc1": (Span(4, 19, "Doubt"),
-                                                 Span(4, 19, "Loaded"))}, "system")
-    report = state.FileReport("two.json", "test", "gold", "two", {"doc1": TEXT}, (gold, pred))
-    ws = state.build_workspace([report], key="test:r20:page", title="one interval, two labels",
-                               shareable=False)
+    ws = _workspace((Span(4, 19, "Loaded"),), (Span(4, 19, "Doubt"), Span(4, 19, "Loaded")),
+                    "page")
     at = AppTest.from_file(str(APP), default_timeout=60)
     for key, value in {"doc": "doc1", "b": "system_two", "metric": "mafalda",
                        documents.K_DOC_TAB: documents.DOC_TABS[1]}.items():
@@ -108,14 +105,8 @@ def test_the_documents_page_gives_each_label_of_one_interval_its_own_note() -> N
     "(appeal to anger) where the note and the metric take P1 (ad hominem). Telling them apart "
     "needs the prediction's label in MAFALDA's rows (core), at the level's classes"))
 def test_the_recall_row_names_the_best_prediction_of_its_label() -> None:
-    gold = AnnotationSet("gold", {"doc1": (Span(4, 19, "ad hominem"),)}, "gold")
-    pred = AnnotationSet("system_two", {"doc1": (Span(4, 19, "ad hominem"),
-                                                 Span(4, 19, "appeal to anger"))}, "system")
-    report = state.FileReport("r.json", "test", "gold", "r", {"doc1": TEXT}, (gold, pred))
-    ws = state.build_workspace([report], key="test:r20:recall", title="recall row",
-                               shareable=False)
-    e = results.explain_document(ws.key, ws, "gold", "system_two", "doc1", "mafalda", "paper",
-                                 2)
+    e = _explained((Span(4, 19, "ad hominem"), Span(4, 19, "appeal to anger")), "mafalda",
+                   "paper", 2, gold_spans=(Span(4, 19, "ad hominem"),), key="recall")
     recall = e.pairs[e.pairs["side"].str.startswith("recall")]
     assert list(recall["pred"]) == ["P1"]  # P1 is [4, 19) ad hominem, the one G1 takes
     assert "best prediction P1" in e.best["G1"]

@@ -7,6 +7,7 @@ does (tour20)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import VIEWPORTS, new_page
+from tests.e2e.conftest import VIEWPORTS
 from tests.servers import running
 
 pytestmark = pytest.mark.e2e
@@ -38,12 +39,23 @@ def lead_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
+@contextlib.contextmanager
+def _opened(browser: Any, st_ui: Any, url: str, viewport: str, path: str,
+            shot: str) -> Iterator[Any]:
+    """A new session's page at ``viewport`` on the page ``path``; on leaving, its screenshot
+    ``<shot>_<viewport>`` and no error of the app."""
+    with st_ui.session(browser, VIEWPORTS[viewport]) as page:
+        st_ui.open_page(page, url, path)
+        yield page
+        st_ui.shot(page, f"{shot}_{viewport}")
+        assert not st_ui.app_errors(page)
+
+
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_the_document_level_tiles_name_the_label_in_every_document(
         browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
-    context, page = new_page(browser, VIEWPORTS[viewport])
-    try:
-        st_ui.open_page(page, lead_url, "annotators")
+    with _opened(browser, st_ui, lead_url, viewport, "annotators",
+                 "annotators_constant_label") as page:
         tiles = page.locator(".st-key-ann_tiles")
         tiles.wait_for(timeout=90_000)
         notes = tiles.locator("dd.note", has_text=NOTE)
@@ -61,18 +73,13 @@ def test_the_document_level_tiles_name_the_label_in_every_document(
             box = shown.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
         notes.first.scroll_into_view_if_needed()
-        st_ui.shot(page, f"annotators_constant_label_{viewport}")
-        assert not st_ui.app_errors(page)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_a_label_filter_is_named_on_the_matrix_and_the_tiles(
         browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
-    context, page = new_page(browser, VIEWPORTS[viewport])
-    try:
-        st_ui.open_page(page, lead_url, "annotators?ann_label=LOC")
+    with _opened(browser, st_ui, lead_url, viewport, "annotators?ann_label=LOC",
+                 "annotators_label_filter") as page:
         caption = page.locator(".st-key-ann_matrix caption")
         caption.wait_for(timeout=90_000)
         assert caption.inner_text() == "char-kappa of label LOC, every pair"
@@ -80,18 +87,13 @@ def test_a_label_filter_is_named_on_the_matrix_and_the_tiles(
         heading.scroll_into_view_if_needed()
         box = heading.bounding_box()
         assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
-        st_ui.shot(page, f"annotators_label_filter_{viewport}")
-        assert not st_ui.app_errors(page)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_a_folder_of_brat_annotator_folders_is_read_as_annotators(
         browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
-    context, page = new_page(browser, VIEWPORTS[viewport])
-    try:
-        st_ui.open_page(page, lead_url, "data")
+    with _opened(browser, st_ui, lead_url, viewport, "data",
+                 "data_brat_annotator_folders") as page:
         notice = page.get_by_text("The app was started with files from disk")
         notice.wait_for(timeout=90_000)
         assert "A (annotator), B (annotator), C (annotator)" in notice.inner_text()
@@ -99,10 +101,6 @@ def test_a_folder_of_brat_annotator_folders_is_read_as_annotators(
         assert note.count() == 1 and not page.get_by_text("name no role").count()
         box = note.bounding_box()
         assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
-        st_ui.shot(page, f"data_brat_annotator_folders_{viewport}")
-        assert not st_ui.app_errors(page)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
@@ -111,9 +109,8 @@ def test_the_per_label_reasons_are_read_in_full_in_the_page(
     """bugleft26: the per-label table's "undefined because" was cut at its column's edge at
     1,440 px (the whole text in the tooltip and the CSV alone): the cell names the measures,
     and the reasons are a list below the table, wrapped inside the window."""
-    context, page = new_page(browser, VIEWPORTS[viewport])
-    try:
-        st_ui.open_page(page, lead_url, "annotators")
+    with _opened(browser, st_ui, lead_url, viewport, "annotators",
+                 "annotators_per_label_reasons") as page:
         page.locator(".st-key-ann_tiles").wait_for(timeout=90_000)
         summary = page.get_by_text("The values as a table: documents, samples, seed; per label")
         summary.scroll_into_view_if_needed()
@@ -128,10 +125,6 @@ def test_the_per_label_reasons_are_read_in_full_in_the_page(
             box = reasons.nth(i).bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
         reasons.first.scroll_into_view_if_needed()
-        st_ui.shot(page, f"annotators_per_label_reasons_{viewport}")
-        assert not st_ui.app_errors(page)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
@@ -139,9 +132,7 @@ def test_documents_steps_through_the_pairs_of_three_annotators(
         browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
     """bugleft26: with three annotators the Documents page says how many sets and pairs there
     are and which one it shows, and "Next pair" shows the next (A · B, then A · C)."""
-    context, page = new_page(browser, VIEWPORTS[viewport])
-    try:
-        st_ui.open_page(page, lead_url, "documents")
+    with _opened(browser, st_ui, lead_url, viewport, "documents", "documents_pairs") as page:
         line = page.get_by_text("3 annotators, 3 pairs: this is pair 1, A · B.")
         line.wait_for(timeout=90_000)
         button = page.get_by_role("button", name="Next pair: A · C")
@@ -153,19 +144,13 @@ def test_documents_steps_through_the_pairs_of_three_annotators(
         assert page.get_by_role("button", name="Next pair: B · C").count() == 1
         assert "b=C" in page.url
         page.get_by_text("this is pair 2").scroll_into_view_if_needed()
-        st_ui.shot(page, f"documents_pairs_{viewport}")
-        assert not st_ui.app_errors(page)
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 def test_errors_calls_annotators_annotators(
         browser: Any, st_ui: Any, lead_url: str, viewport: str) -> None:
     """bugleft26: the Errors page's heading and table said "system" of three annotators."""
-    context, page = new_page(browser, VIEWPORTS[viewport])
-    try:
-        st_ui.open_page(page, lead_url, "errors")
+    with _opened(browser, st_ui, lead_url, viewport, "errors", "errors_annotators") as page:
         heading = page.get_by_role("heading", name="Error categories, every annotator")
         heading.wait_for(timeout=90_000)
         assert page.get_by_role("heading", name="Error categories, every system").count() == 0
@@ -173,7 +158,3 @@ def test_errors_calls_annotators_annotators(
         header.scroll_into_view_if_needed()
         box = heading.bounding_box()
         assert box is not None and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
-        st_ui.shot(page, f"errors_annotators_{viewport}")
-        assert not st_ui.app_errors(page)
-    finally:
-        context.close()
