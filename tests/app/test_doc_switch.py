@@ -403,3 +403,56 @@ def test_a_documents_page_a_warm_session_opens_holds_no_neighbours(make_app) -> 
     assert data["doc"] and data["prev"] is None and data["next"] is None
     assert "probe" not in data and _html(at) == []
     assert not at.exception
+
+
+def _warm_screen_app() -> None:
+    import streamlit as st
+
+    from ui import doc_switch, documents
+
+    st.session_state[doc_switch.K_LIVE] = bool(st.session_state.get("live"))
+    doc_switch._warm(then=documents.warm_screen)
+
+
+def test_the_warm_copys_report_run_draws_the_first_screens_elements_hidden() -> None:
+    """Issue 29, twenty-first pass: the warm copy's fragment, rerun by its report (the session
+    now live), draws the Documents page's first-screen elements the Errors page lacks (the
+    grid with the list's row selection, a horizontal radio, a text input, a toggle, a
+    selectbox of many options) in one container; before the report it draws the copy alone."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_warm_screen_app).run()
+    assert not at.exception
+    assert [doc_switch.payload(el) for el in at.main.get("bidi_component")] == [{"warm": True}]
+    assert not at.dataframe and not at.radio and not at.selectbox
+    at.session_state["live"] = True
+    at.run()
+    assert not at.exception and at.main.get("bidi_component") == []
+    (box,) = [el for el in _walk(at.main) if getattr(el, "key", None) == documents.WARM_SCREEN]
+    kinds = [getattr(el, "type", None) for el in _walk(box)]
+    assert kinds == ["flex_container", "dataframe", "radio", "text_input", "toggle", "selectbox"]
+    (table,) = at.dataframe
+    assert table.proto.selection_mode == [table.proto.SelectionMode.SINGLE_ROW]
+    assert list(table.value.columns) == ["document", "F1", "missed", "spurious"]
+    assert at.radio[0].proto.horizontal is True
+    assert len(at.selectbox[0].options) == documents.WARM_OPTIONS
+    # hidden by a style element drawn before it: off the screen and invisible, yet laid out (a
+    # grid draws its canvas only with a size: no display: none)
+    (css,) = [h.proto.body for h in at.html]
+    assert f".st-key-{documents.WARM_SCREEN} " in css and "visibility: hidden" in css
+    assert "left: -4000px" in css and "display: none" not in css
+
+
+def test_the_errors_page_passes_the_warm_screen_to_the_copy(make_app, monkeypatch) -> None:
+    """The Errors page's warm copy is given :func:`ui.documents.warm_screen` for its report's
+    run; once live, a full run of the page draws neither the copy nor the elements."""
+    seen: list[object] = []
+    monkeypatch.setattr(doc_switch, "_warm", lambda then=None: seen.append(then))
+    at = make_app("pages/errors.py")
+    assert not at.exception
+    assert [el for el in _walk(at.main) if getattr(el, "key", None) == documents.WARM_SCREEN] == []
+    with monkeypatch.context() as m:
+        m.setattr(doc_switch, "live", lambda: False)
+        m.setattr(documents.st, "session_state", {})
+        documents.warm_highlights()
+    assert seen[-1] is documents.warm_screen

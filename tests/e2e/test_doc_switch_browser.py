@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from ui.documents import WARM_SCREEN
+
 STEPPER = "[data-testid='stCaptionContainer'], .ss-caption"
 """The Documents stepper's "Document N of M in this order": a caption drawn as plain HTML
 (``ui.plain``, class ``ss-caption``) since the twentieth pass, an ``st.caption`` before."""
@@ -218,15 +220,30 @@ def test_the_errors_page_warms_the_component_and_its_first_link_draws_the_text_o
     component alone (no ``st.html`` copy ever added), as every later link did."""
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
     page.locator(".st-key-err_table .ss-page-table").wait_for(timeout=60_000)
-    warm = page.locator(".st-key-doc_switch_warm")
-    if warm.count():  # still there: drawing nothing and taking no room
-        assert warm.first.bounding_box() is None
-        assert warm.first.evaluate("e => getComputedStyle(e).display") == "none"
+    # still there: drawing nothing and taking no room (read at once: the copy may go between
+    # two calls, which then waited for it in vain)
+    assert page.evaluate("""() => {
+      const e = document.querySelector('.st-key-doc_switch_warm');
+      if (!e) return true;
+      const r = e.getBoundingClientRect();
+      return getComputedStyle(e).display === 'none' && r.width === 0 && r.height === 0;
+    }""")
     assert page.locator(".ss-switch").count() == 0  # no box of highlights on Errors
     # The report's run (the fragment's) removes the copy.
     page.wait_for_function("() => !document.querySelector('.st-key-doc_switch_warm')",
                            timeout=90_000)  # a busy machine: idle moments are rare
     st_ui.wait_idle(page)
+    # In its place (twenty-first pass) the Documents page's first-screen elements, drawn (the
+    # grid's canvas too) but off the screen, invisible, taking no room
+    screen = page.locator(f".st-key-{WARM_SCREEN}")
+    screen.wait_for(state="attached", timeout=60_000)
+    assert screen.evaluate("e => getComputedStyle(e).visibility") == "hidden"
+    assert screen.evaluate("e => getComputedStyle(e).position") == "fixed"
+    box = screen.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 0 and box["height"] > 0
+    screen.locator("canvas").first.wait_for(state="attached", timeout=60_000)
+    for kind in ("stDataFrame", "stRadio", "stTextInput", "stCheckbox", "stSelectbox"):
+        assert screen.locator(f"[data-testid='{kind}']").count() == 1, kind
     page.evaluate(_STALE_WATCH)
     page.locator("[class*='st-key-err_open_system_a_'] button").first.click()
     page.locator(".ss-switch #left-doc").wait_for(timeout=60_000)
@@ -234,4 +251,5 @@ def test_the_errors_page_warms_the_component_and_its_first_link_draws_the_text_o
     assert "/documents" in page.url
     assert page.evaluate("() => window.__htmlCopies") == 0
     assert page.locator("#left-doc").count() == 1  # one text: the component's
+    assert page.locator(f".st-key-{WARM_SCREEN}").count() == 0
     assert st_ui.app_errors(page) == []
