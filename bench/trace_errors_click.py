@@ -124,9 +124,7 @@ LOAF = """() => {
     // the preload's state, and since the twentieth pass the steps it had evaluated
     const done = window.__spanscopeDone;
     window.__clickState = (window.__spanscopeCharts || null)
-      + (done ? ' [' + done.join(', ') + ']' : '')
-      // the Documents page's first screen warmed on Errors (twenty-first pass)
-      + (document.querySelector('.st-key-documents_warm_screen canvas') ? ', screen warmed' : '');
+      + (done ? ' [' + done.join(', ') + ']' : '');
   }, true);
   if (!PerformanceObserver.supportedEntryTypes.includes('long-animation-frame')) return;
   new PerformanceObserver((list) => {

@@ -390,14 +390,12 @@ def _want() -> None:
 
 
 @st.fragment
-def _warm(then: Callable[[], None] | None = None) -> None:
+def _warm() -> None:
     if not live():
         _component(key=WARM_KEY, data={"warm": True}, on_ready_change=_ready)
-    elif then is not None:
-        then()
 
 
-def warm(then: Callable[[], None] | None = None) -> None:
+def warm() -> None:
     """On the Errors page, whose category links open the Documents page: until this session
     knows that the component's script runs (:func:`live`), a copy of the component drawing
     nothing, hidden (``display: none``, :data:`_CSS`), at the end of the page. Its script reports
@@ -405,13 +403,9 @@ def warm(then: Callable[[], None] | None = None) -> None:
     the copy then goes). The first Errors -> Documents click of a session then finds the
     component's script loaded and the session live: its page draws the highlights once, by the
     component, without the ``st.html`` copy, and no run follows for the report
-    (docs/performance.md, issue 29, twentieth pass).
-
-    ``then``: drawn by the fragment's run the report starts (an idle moment, no page run under
-    way), in place of the copy: since the twenty-first pass the other elements of the Documents
-    page's first screen, hidden (:func:`ui.documents.warm_screen`)."""
+    (docs/performance.md, issue 29, twentieth pass)."""
     if not live():
-        _warm(then)
+        _warm()
 
 
 def live() -> bool:

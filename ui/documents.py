@@ -482,46 +482,7 @@ def warm_highlights() -> None:
     if doc_switch.live():
         return
     st.session_state.setdefault(K_HELD, "")
-    doc_switch.warm(then=warm_screen)
-
-
-WARM_SCREEN = "documents_warm_screen"
-"""Container key of :func:`warm_screen`'s elements."""
-WARM_OPTIONS = 200
-"""Options of :func:`warm_screen`'s selectbox (the document selector lists the filtered
-documents: hundreds to thousands at 10,000 documents)."""
-_WARM_CSS = (f"<style>.st-key-{WARM_SCREEN} {{position: fixed; left: -4000px; top: 0; "
-             "width: 900px; visibility: hidden; pointer-events: none;}</style>")
-"""Laid out and drawn (a grid draws on its canvas only when it has a size) but off the screen,
-invisible, out of the accessibility tree and of the keyboard's order (``visibility: hidden``)."""
-
-
-def warm_screen() -> None:
-    """The Documents page's first-screen elements that the Errors page does not draw, drawn once
-    on Errors, hidden (:data:`_WARM_CSS`), in the idle moment after the highlights' component
-    reported (:func:`ui.doc_switch.warm`'s ``then``): a data grid shaped like the document list
-    (with its row selection and number formats), a horizontal radio, a text input, a toggle and
-    a selectbox of :data:`WARM_OPTIONS` options. The first Errors -> Documents click of a session
-    spent its extra 0.1-0.2 s (quiet machine) to 1-2 s (loaded) of the browser's main thread on
-    these elements' first mount: the grid's module and its cells' number formatting (``numbro``)
-    run for the first time, the combobox's and React's code paths compiled on first use, the
-    protobuf decoders of those element types; with the click 5 s after the page was drawn
-    (plotly.js's evaluation long over) the extra stayed (docs/performance.md, issue 29,
-    twenty-first pass). Nothing here is read: the widgets' values are ignored, and a person
-    never sees nor reaches them."""
-    st.html(_WARM_CSS)
-    with st.container(key=WARM_SCREEN):
-        table = pd.DataFrame({"document": [f"d{i}" for i in range(8)],
-                              "F1": [i / 8 for i in range(8)],
-                              "missed": list(range(8)), "spurious": list(range(8))})
-        st.dataframe(table, hide_index=True, key=f"{WARM_SCREEN}_table", on_select="rerun",
-                     selection_mode="single-row", height=200,
-                     column_config={"F1": st.column_config.NumberColumn(format="%.3f")})
-        st.radio("warm", ["a", "b", "c"], key=f"{WARM_SCREEN}_radio", horizontal=True)
-        st.text_input("warm", key=f"{WARM_SCREEN}_text")
-        st.toggle("warm", key=f"{WARM_SCREEN}_toggle")
-        st.selectbox("warm", [f"d{i}" for i in range(WARM_OPTIONS)],
-                     key=f"{WARM_SCREEN}_select")
+    doc_switch.warm()
 
 
 def picker_label(shown: int, total: int) -> str:

@@ -10,8 +10,6 @@ from typing import Any
 
 import pytest
 
-from ui.documents import WARM_SCREEN
-
 STEPPER = "[data-testid='stCaptionContainer'], .ss-caption"
 """The Documents stepper's "Document N of M in this order": a caption drawn as plain HTML
 (``ui.plain``, class ``ss-caption``) since the twentieth pass, an ``st.caption`` before."""
@@ -233,17 +231,6 @@ def test_the_errors_page_warms_the_component_and_its_first_link_draws_the_text_o
     page.wait_for_function("() => !document.querySelector('.st-key-doc_switch_warm')",
                            timeout=90_000)  # a busy machine: idle moments are rare
     st_ui.wait_idle(page)
-    # In its place (twenty-first pass) the Documents page's first-screen elements, drawn (the
-    # grid's canvas too) but off the screen, invisible, taking no room
-    screen = page.locator(f".st-key-{WARM_SCREEN}")
-    screen.wait_for(state="attached", timeout=60_000)
-    assert screen.evaluate("e => getComputedStyle(e).visibility") == "hidden"
-    assert screen.evaluate("e => getComputedStyle(e).position") == "fixed"
-    box = screen.bounding_box()
-    assert box is not None and box["x"] + box["width"] <= 0 and box["height"] > 0
-    screen.locator("canvas").first.wait_for(state="attached", timeout=60_000)
-    for kind in ("stDataFrame", "stRadio", "stTextInput", "stCheckbox", "stSelectbox"):
-        assert screen.locator(f"[data-testid='{kind}']").count() == 1, kind
     page.evaluate(_STALE_WATCH)
     page.locator("[class*='st-key-err_open_system_a_'] button").first.click()
     page.locator(".ss-switch #left-doc").wait_for(timeout=60_000)
@@ -251,5 +238,4 @@ def test_the_errors_page_warms_the_component_and_its_first_link_draws_the_text_o
     assert "/documents" in page.url
     assert page.evaluate("() => window.__htmlCopies") == 0
     assert page.locator("#left-doc").count() == 1  # one text: the component's
-    assert page.locator(f".st-key-{WARM_SCREEN}").count() == 0
     assert st_ui.app_errors(page) == []
