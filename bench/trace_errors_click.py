@@ -27,7 +27,8 @@ before the page saw it (its event's time stamp to its listener), the state of th
 and Chromium's long animation frames (over 50 ms) from the click to the run over with the
 scripts that ran in them, and when plotly.js's chunk was evaluated (before the click: negative).
 
-Writes ``bench/results/trace_errors_click.json``.
+Writes ``bench/results/trace_errors_click.json`` (``--out``). ``--profile`` adds V8's sampled CPU
+profile of each click, self time by script file and function (twenty-first pass).
 """
 
 from __future__ import annotations
@@ -170,6 +171,39 @@ CHROMIUM_METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcS
 and 300 ms after the click's run is over: what the browser's main thread did for the click."""
 
 
+def profile_summary(prof: dict[str, Any], window: tuple[float, float] | None = None,
+                    top: int = 12) -> dict[str, Any]:
+    """Self time (ms) of a V8 CPU profile (CDP ``Profiler.stop``'s ``profile``) by script file
+    and by function (file:function:line), the largest ``top`` of each; V8's own nodes are kept
+    as they are named: ``(garbage collector)``, ``(program)`` (the engine outside JavaScript:
+    parsing, compiling, the page's layout and painting from the profiler's view), ``(idle)``.
+    ``window``: only the samples in it, (from, to) in ms before the profile's end (the click's
+    window: the profile's first delta may span the sampler's start, so its end is the anchor)."""
+    nodes = {n["id"]: n["callFrame"] for n in prof["nodes"]}
+    by_file: dict[str, float] = {}
+    by_fn: dict[str, float] = {}
+    at = prof["startTime"] / 1000
+    for node, dt in zip(prof.get("samples", []), prof.get("timeDeltas", []), strict=False):
+        at += dt / 1000
+        before_end = prof["endTime"] / 1000 - at
+        if window is not None and not window[1] <= before_end <= window[0]:
+            continue
+        frame = nodes[node]
+        url = (frame.get("url") or "").split("/").pop() or frame["functionName"] or "(anonymous)"
+        fn = f"{url}:{frame['functionName'] or '(anonymous)'}:{frame.get('lineNumber', -1) + 1}"
+        by_file[url] = by_file.get(url, 0.0) + dt / 1000
+        by_fn[fn] = by_fn.get(fn, 0.0) + dt / 1000
+
+    def best(d: dict[str, float]) -> dict[str, float]:
+        return {k: round(v, 1) for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:top]}
+
+    return {"total_ms": round(sum(by_file.values()), 1),
+            "samples": len(prof.get("samples", [])),
+            "span_ms": round((prof["endTime"] - prof["startTime"]) / 1000),
+            "by_file": best(by_file),
+            "by_function": best(by_fn)}
+
+
 def _server(tree: Path, corpus: Path, trace: Path, site: Path) -> tuple[subprocess.Popen[bytes],
                                                                            str]:
     from bench_app import _free_port, healthy
@@ -194,9 +228,12 @@ def _runs(trace: Path, since: float) -> list[dict[str, Any]]:
 
 
 def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str],
-                timeout: float = 120_000, delay: float = 0) -> list[dict[str, Any]]:
+                timeout: float = 120_000, delay: float = 0,
+                profile: bool = False) -> list[dict[str, Any]]:
     """Fresh server in ``tree``; each click of ``hows`` x ``categories``, traced; the first
-    click ``delay`` ms later than the others (after the link's scroll and 300 ms)."""
+    click ``delay`` ms later than the others (after the link's scroll and 300 ms). ``profile``:
+    V8's sampled CPU profile of the page from just before each click to its run over
+    (:func:`profile_summary`), and the heap's size before the click."""
     from bench_app import _nav, _settled, chromium
     from bench_errors_page import CATEGORY_ORDER, ERRORS_DRAWN, LINKS, WATCH, server_cpu_s
     from playwright.sync_api import sync_playwright
@@ -216,6 +253,9 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                 page.add_init_script(f"({LOAF})()")
                 cdp = page.context.new_cdp_session(page)
                 cdp.send("Performance.enable")
+                if profile:
+                    cdp.send("Profiler.enable")
+                    cdp.send("Profiler.setSamplingInterval", {"interval": 200})
 
                 def metrics() -> dict[str, float]:
                     return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")[
@@ -249,13 +289,31 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                             link.scroll_into_view_if_needed()
                             page.wait_for_timeout(300 + (delay if not out else 0))
                             c, m0 = server_cpu_s(proc.pid), metrics()
-                            link.click()
+                            if profile:
+                                # a mouse click at the button, no actionability wait: the
+                                # profile starts a CDP round trip before the click, not
+                                # before Playwright's waits for a stable frame
+                                box = link.bounding_box()
+                                assert box is not None
+                                heap0 = cdp.send("Runtime.getHeapUsage")
+                                cdp.send("Profiler.start")
+                                page.mouse.click(box["x"] + box["width"] / 2,
+                                                 box["y"] + box["height"] / 2)
+                            else:
+                                link.click()
                         page.wait_for_function(
                             "() => window.__ssSeen && window.__ssSeen.done !== undefined",
                             timeout=timeout)
                         page.wait_for_timeout(300)  # late frames
                         m1 = metrics()
                         seen = page.evaluate("() => window.__ssSeen")
+                        prof = None
+                        if profile:
+                            stop = page.evaluate("Date.now()")
+                            click = page.evaluate("() => window.__tr.click")
+                            prof = profile_summary(cdp.send("Profiler.stop")["profile"],
+                                                   window=(stop - click,
+                                                           stop - click - seen["done"]))
                         tr = page.evaluate("() => window.__tr")
                         t0 = tr["click"]
                         loaf = page.evaluate("() => window.__loaf")
@@ -276,6 +334,9 @@ def trace_round(tree: Path, corpus: Path, hows: list[str], categories: list[str]
                                 "drawn_to_click": t0 - drawn if not out else None,
                                 "long_frames": long_frames(loaf, t0, t0 + seen["done"]),
                                 "plotly": plotly_frames(loaf, t0)}
+                        if prof is not None:
+                            step["profile"] = prof
+                            step["heap_before_mib"] = round(heap0["usedSize"] / 2**20, 1)
                         out.append(step)
                         print(_line(step), file=sys.stderr, flush=True)
                         _nav(page, "Errors", ERRORS_DRAWN, timeout)
@@ -299,7 +360,10 @@ def _line(s: dict[str, Any]) -> str:
                         + ", ".join(f"{x['source'] or x['type']} {x['duration']}"
                                     for x in f['scripts']) + "]" for f in s["long_frames"])
             + "; plotly.js " + ", ".join(f"{p['start']}+{p['duration']} ms "
-                                         f"(compile {p['compile_ms']})" for p in s["plotly"]))
+                                         f"(compile {p['compile_ms']})" for p in s["plotly"])
+            + (f"; profile {s['profile']['total_ms']} ms, heap before "
+               f"{s['heap_before_mib']} MiB, by file {s['profile']['by_file']}"
+               if "profile" in s else ""))
 
 
 def main() -> None:
@@ -313,6 +377,10 @@ def main() -> None:
     ap.add_argument("--categories", default="missed,spurious,label,missed,spurious,label")
     ap.add_argument("--delay", type=float, default=0,
                     help="ms waited before a server's first click beyond the scroll's 300")
+    ap.add_argument("--profile", action="store_true",
+                    help="V8's sampled CPU profile of each click (self time by file, function)")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" /
+                    "trace_errors_click.json")
     args = ap.parse_args()
     trees = [Path(t).resolve() for t in args.tree.split(",")]
     steps: list[dict[str, Any]] = []
@@ -321,7 +389,8 @@ def main() -> None:
             print(f"{tree}: round {r + 1}, load {os.getloadavg()[0]:.1f}", file=sys.stderr,
                   flush=True)
             steps += trace_round(tree, args.corpus / "bench", args.how.split(","),
-                                 args.categories.split(","), delay=args.delay)
+                                 args.categories.split(","), delay=args.delay,
+                                  profile=args.profile)
     for tree in trees:
         for how in args.how.split(","):
             mine = [s for s in steps if s["tree"] == str(tree) and s["how"] == how]
@@ -340,9 +409,8 @@ def main() -> None:
                   f"({under} of {len(mine)} < 300), done {med('done')} ms; script runs "
                   f"{statistics.median(wall):.0f} ms wall, {statistics.median(cpu):.0f} ms CPU "
                   f"(medians)")
-    (ROOT / "bench" / "results").mkdir(parents=True, exist_ok=True)
-    (ROOT / "bench" / "results" / "trace_errors_click.json").write_text(
-        json.dumps(steps, indent=1), encoding="utf-8")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(steps, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

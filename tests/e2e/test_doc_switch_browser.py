@@ -218,10 +218,14 @@ def test_the_errors_page_warms_the_component_and_its_first_link_draws_the_text_o
     component alone (no ``st.html`` copy ever added), as every later link did."""
     st_ui.open_page(page, app_url, "errors?sample=propaganda")
     page.locator(".st-key-err_table .ss-page-table").wait_for(timeout=60_000)
-    warm = page.locator(".st-key-doc_switch_warm")
-    if warm.count():  # still there: drawing nothing and taking no room
-        assert warm.first.bounding_box() is None
-        assert warm.first.evaluate("e => getComputedStyle(e).display") == "none"
+    # still there: drawing nothing and taking no room (read at once: the copy may go between
+    # two calls, which then waited for it in vain)
+    assert page.evaluate("""() => {
+      const e = document.querySelector('.st-key-doc_switch_warm');
+      if (!e) return true;
+      const r = e.getBoundingClientRect();
+      return getComputedStyle(e).display === 'none' && r.width === 0 && r.height === 0;
+    }""")
     assert page.locator(".ss-switch").count() == 0  # no box of highlights on Errors
     # The report's run (the fragment's) removes the copy.
     page.wait_for_function("() => !document.querySelector('.st-key-doc_switch_warm')",
