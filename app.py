@@ -9,7 +9,19 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import ahead, cli_data, current, jobs, plain, query, shutdown, sidebar, state, uploads
+from ui import (
+    ahead,
+    burst,
+    cli_data,
+    current,
+    jobs,
+    plain,
+    query,
+    shutdown,
+    sidebar,
+    state,
+    uploads,
+)
 
 ROOT = Path(__file__).resolve().parent
 
@@ -34,6 +46,7 @@ try:  # the end is marked however the run ends: a bug, a stop, a rerun (st.rerun
     st.set_page_config(page_title="SpanScope", page_icon="🔎", layout="wide")
     state.init_state()
     shutdown.install()  # Ctrl+C / SIGTERM stop the server within seconds
+    burst.install()  # a run's messages sent together: fewer renders in the browser
     # Invalid or unknown link parameters are dropped from the URL before any page reads them.
     link_notices = query.check_query_params()
 

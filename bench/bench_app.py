@@ -442,6 +442,23 @@ def _settled(page: Any, selector: str, timeout: float = 120_000) -> None:
     page.locator(selector).first.wait_for(timeout=timeout)
 
 
+_REACT_COMMITS = """(() => {
+  // React's commits (renders that reached the page), counted through the hook React DOM looks
+  // for at its start (the one React's developer tools install): a production build calls its
+  // onCommitFiberRoot once per commit and nothing else of it. Issue 29, twenty-first pass: the
+  // same page's warm revisit commits 5 to 55 times as its run's messages arrive, and its main
+  // thread's CPU follows that count.
+  if (window.__REACT_DEVTOOLS_GLOBAL_HOOK__) return;
+  window.__ssCommits = 0;
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true, isDisabled: false, renderers: new Map(),
+    inject() { return 1; }, checkDCE() {},
+    onCommitFiberRoot() { window.__ssCommits++; },
+    onCommitFiberUnmount() {}, onPostCommitFiberRoot() {}};
+})();"""
+"""Installed before the page's scripts: ``window.__ssCommits`` counts React's commits."""
+
+
 _WS_WATCH = """(() => {
   const Native = window.WebSocket;
   window.__ssMsgs = 0; window.__ssLastMsg = 0; window.__ssPainted = 0;
@@ -1058,6 +1075,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
             # gives it.
             browser = chromium(p)
             page = browser.new_page(viewport={"width": 1500, "height": 1600})
+            page.add_init_script(_REACT_COMMITS)
             page.add_init_script(_WS_WATCH)
             page.add_init_script(_CLOCK_WATCH)
             received = [0]  # bytes the server sent over the websocket
@@ -1259,6 +1277,7 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             thread0 = _thread_s(cdp)
                             worker0 = descendants_cpu_s(proc.pid)
                             heap0 = _heap_mib(cdp)
+                            commits0 = page.evaluate("window.__ssCommits ?? 0")
                             if heap_sampling:
                                 _start_heap_sampling(cdp)
                             took, clock = _nav_clocked(page, title, sel, timeout)
@@ -1267,7 +1286,10 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                             heap = {"round": round_ + 1, "page": title,
                                     "heap_before_mib": round(heap0, 1),
                                     "heap_after_mib": round(_heap_mib(cdp), 1),
-                                    "span_ms": (clock["t0_ms"], clock["t1_ms"])}
+                                    "span_ms": (clock["t0_ms"], clock["t1_ms"]),
+                                    # React's commits from the click to the page drawn
+                                    "react_commits": page.evaluate("window.__ssCommits ?? 0")
+                                    - commits0}
                             if heap_sampling:
                                 heap.update(_stop_heap_sampling(cdp))
                                 heap["elements"] = page.evaluate(ELEMENT_COUNTS_JS)
@@ -1299,7 +1321,8 @@ def run(n_docs: int, n_spans: int, repeat: int, cli: bool = False, doc_switches:
                                   f"thread {task:.3f} s (CPU {thread:.3f} s), "
                                   f"{received[0] - bytes0:,} bytes "
                                   f"received, background worker CPU {worker:.2f} s, JS heap "
-                                  f"{heap['heap_before_mib']} → {heap['heap_after_mib']} MiB"
+                                  f"{heap['heap_before_mib']} → {heap['heap_after_mib']} MiB, "
+                                  f"{heap['react_commits']} React commits"
                                   + (f", allocated {heap['allocated_mib']} MiB"
                                      if heap_sampling else "") + ")",
                                   file=sys.stderr, flush=True)
@@ -1696,6 +1719,11 @@ def main() -> None:
         print(f"warm revisits < 300 ms (in page, input to last frame): "
               f"{clocked['all']['in_page_under_300ms']} of {clocked['all']['in_page_s']['n']}"
               + (f"; over it (median): {slow}" if slow else ""))
+    if result.get("revisit_heap"):
+        commits: dict[str, list[int]] = {}
+        for seen in result["revisit_heap"]:
+            commits.setdefault(seen["page"], []).append(seen.get("react_commits", 0))
+        print(f"React commits per warm revisit, by page: {commits}")
     if "revisit_gc" in result:
         gc = result["revisit_gc"]
         print(f"major collections inside the warm revisits: {gc['revisits_with_major_gc']} of "
