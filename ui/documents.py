@@ -635,7 +635,7 @@ def one_set(ws: Workspace) -> None:
     st.markdown(f"**{md(name)}** ({aset.role}) · "
                 + (labelled[0][0] if labelled else f"{len(items)} span(s)"))
     st.html(highlight.render_lanes(ws.corpus.texts.get(doc), items, colours, dom_id="left-doc",
-                                   compact=True))
+                                   compact=True, labelled=True))
     st.stop()
 
 
@@ -1110,7 +1110,7 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> str:
         out.append(highlight.render_lanes(s.text, items, s.colours, selected=s.selected,
                                           dom_id=dom_id, partners=s.partners,
                                           notes=err_ui.notes(cats), matched=s.matched,
-                                          compact=True))
+                                          compact=True, labelled=True))
         out.append("</div>")
     out.append("</div>")
     if gold.alternatives:

@@ -186,6 +186,7 @@ def render_lanes(
     matched: Collection[str] = (),
     theme: str = "light",
     compact: bool = False,
+    labelled: bool = False,
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
@@ -202,6 +203,11 @@ def render_lanes(
     :func:`compact_css` once (the Documents page: less HTML to send, sanitise and parse per
     document switch; docs/performance.md, issue 29, tenth pass). Each span keeps its colour,
     lane, tag, tooltip and cues; ``theme`` is then :func:`compact_css`'s.
+
+    ``labelled``: each tag also shows its span's labels after its id (``G4 ad hominem | ⊥``,
+    past :data:`TAG_LABEL_CHARS` characters cut with … and whole in the tooltip), so that a
+    span's label is read without hovering and without telling colours apart (the Documents page,
+    under either metric).
     """
     notes = notes or {}
     if text is None:
@@ -228,13 +234,14 @@ def render_lanes(
         for i in starts.get(seg.start, ()):
             it = items[i]
             colour = colours.get(it.labels[0], "#444444")
+            shown = esc(it.id) + (tag_label(it.label_text) if labelled else "")
             if compact:
                 cls = "ss-tag" + (" ss-on" if it.id in marked else "") + (
                     " ss-kept" if it.id in matched else "")
                 tags.append(
                     f'<span class="{cls}" dir="ltr" data-span="{esc(it.id)}" '
                     f'title="{esc(it.label_text)}" style="background:{colour};'
-                    f'color:{ink_on(colour)}">{esc(it.id)}</span>')
+                    f'color:{ink_on(colour)}">{shown}</span>')
                 if it.id in notes:
                     mark, note_colour, note = notes[it.id]
                     tags.append(
@@ -249,7 +256,7 @@ def render_lanes(
                 f'title="{esc(it.label_text)}" '
                 f'style="font-size:0.68em;font-weight:{weight};background:{colour};'
                 f"color:{ink_on(colour)};border-radius:3px;padding:0 2px;{underline}"
-                f'vertical-align:super;margin:0 1px;unicode-bidi:isolate">{esc(it.id)}</span>'
+                f'vertical-align:super;margin:0 1px;unicode-bidi:isolate">{shown}</span>'
             )
             if it.id in notes:
                 mark, note_colour, note = notes[it.id]
@@ -293,6 +300,26 @@ def render_lanes(
         f"line-height:{line_height:.0f}px;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
         f'border-radius:6px;max-height:520px;overflow-y:auto">{"".join(parts)}</div>'
     )
+
+
+TAG_LABEL_CHARS = 32
+"""The most characters of a span's labels a labelled tag shows (:func:`render_lanes`); a longer
+name ("Misrepresentation of Someone's Position (Straw Man)") is cut with … and stays whole in
+the tag's tooltip."""
+
+
+def tag_label(label_text: str) -> str:
+    """The labels a labelled tag shows after its id, as escaped HTML in a span of their own
+    (lighter than the id).
+
+    >>> tag_label("ad hominem | ⊥")
+    '<span class="ss-lab"> ad hominem | ⊥</span>'
+    >>> tag_label("<b>" + "x" * 40)
+    '<span class="ss-lab"> &lt;b&gt;xxxxxxxxxxxxxxxxxxxxxxxxxxxx…</span>'
+    """
+    cut = (label_text if len(label_text) <= TAG_LABEL_CHARS
+           else label_text[: TAG_LABEL_CHARS - 1].rstrip() + "…")
+    return f'<span class="ss-lab"> {esc(cut)}</span>'
 
 
 def status_style(status: str, *, also_missed: bool = False) -> str:
@@ -451,8 +478,9 @@ def compact_css(theme: str = "light") -> str:
         ".ss-c .ss-seg{padding-bottom:var(--ss-pad)}"
         f".ss-c .ss-seg.ss-kept{{outline:1px dashed {outline};outline-offset:-1px}}"
         ".ss-c .ss-tag{font-size:.68em;font-weight:600;border-radius:3px;padding:0 2px;"
-        "vertical-align:super;margin:0 1px;unicode-bidi:isolate}"
+        "vertical-align:super;margin:0 1px;unicode-bidi:isolate;white-space:nowrap}"
         ".ss-c .ss-tag.ss-on{font-weight:800}"
+        ".ss-c .ss-lab{font-weight:400}"
         ".ss-c .ss-tag.ss-kept{text-decoration:underline dashed}"
         f".ss-c .ss-cat{{font-size:.6em;font-weight:700;color:{STATUS_TEXT};"
         f"background:{MARK_BACKGROUND};border:2px solid;"

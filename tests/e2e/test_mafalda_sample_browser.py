@@ -69,3 +69,29 @@ def test_under_martino_the_alternatives_caption_says_martino_needs_every_label(
     assert vpage.get_by_text("These are alternatives, not conflicts.").count() == 0
     st_ui.shot(vpage, f"mafalda_documents_martino_caption_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+@pytest.mark.parametrize("metric", ["martino", "mafalda"])
+def test_each_tag_shows_its_id_and_labels_under_either_metric(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, metric: str
+) -> None:
+    """bugleft27: a span's tag reads its id and its labels (``G4 ad hominem | ⊥``) under the
+    Da San Martino view as under MAFALDA's, without hovering, and stays on one line on a phone
+    (a tag cut between ``P3`` and its label read as two tags)."""
+    st_ui.open_page(vpage, app_url, f"documents?sample=mafalda&doc=0&metric={metric}")
+    vpage.locator("#left-doc .ss-seg").first.wait_for(timeout=30_000)
+    shown = {}
+    for side in ("left", "right"):
+        for tag in vpage.locator(f"#{side}-doc .ss-tag").all():
+            shown[tag.get_attribute("data-span")] = tag.inner_text()
+    assert shown["G1"] == "G1 ad hominem"
+    assert shown["G2"] == "G2 appeal to anger | appeal to fear"
+    assert shown["G4"] == "G4 ad hominem | ⊥"
+    assert shown["P3"] == "P3 appeal to tradition"
+    for span in ("G2", "P3"):
+        tag = vpage.locator(f".ss-tag[data-span='{span}']")
+        tag.scroll_into_view_if_needed()
+        boxes = tag.evaluate("e => e.getClientRects().length")
+        assert boxes == 1, span  # one line, not cut in two
+    st_ui.shot(vpage, f"mafalda_documents_tags_{metric}_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
