@@ -187,6 +187,7 @@ def render_lanes(
     theme: str = "light",
     compact: bool = False,
     labelled: bool = False,
+    splits: Mapping[str, tuple[str, str]] | None = None,
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
@@ -208,7 +209,12 @@ def render_lanes(
     past :data:`TAG_LABEL_CHARS` characters cut with … and whole in the tooltip), so that a
     span's label is read without hovering and without telling colours apart (the Documents page,
     under either metric).
+
+    ``splits`` (span id -> (mark, title)): a boxed mark after the span's tag and category, with
+    a dotted border, such as ``÷2`` on a gold span several predictions cover and ``÷`` on each
+    of them (:func:`split_pieces`).
     """
+    splits = splits or {}
     notes = notes or {}
     if text is None:
         rows = "".join(
@@ -248,6 +254,8 @@ def render_lanes(
                         f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
                         f'data-category="{esc(note)}" title="{esc(it.id)}: {esc(note)}" '
                         f'style="border-color:{esc(note_colour)}">{esc(mark)}</span>')
+                if it.id in splits:
+                    tags.append(_split_mark(it.id, *splits[it.id], compact=True))
                 continue
             weight = "800" if it.id in marked else "600"
             underline = "text-decoration:underline dashed;" if it.id in matched else ""
@@ -270,6 +278,8 @@ def render_lanes(
                     f'unicode-bidi:isolate">'
                     f"{esc(mark)}</span>"
                 )
+            if it.id in splits:
+                tags.append(_split_mark(it.id, *splits[it.id], compact=False))
         fragment = "".join(tags) + esc(text[seg.start : seg.end])
         if not seg.covering:
             parts.append(fragment)
@@ -302,6 +312,30 @@ def render_lanes(
     )
 
 
+def split_pieces(gold: Sequence[SpanItem], pred: Sequence[SpanItem]) -> dict[str, tuple[str, ...]]:
+    """Each gold span covered by several predictions of one of its labels (a prediction split in
+    pieces, or several predictions over one span): gold id -> the ids of those predictions, in
+    text order. ⊥ is no label here. Labels are compared as given: pass the items at the level
+    the metric compares (:func:`relabel`). The Da San Martino metric sums the pieces'
+    contributions to the span's recall, MAFALDA takes the best one (the ``split-prediction``
+    reason of :func:`core.metrics.differences.difference_reasons`).
+
+    >>> g = [SpanItem("G1", 0, 40, ("a",)), SpanItem("G2", 50, 60, ("b", NOTHING))]
+    >>> p = [SpanItem("P1", 0, 10, ("a",)), SpanItem("P2", 20, 45, ("a",)),
+    ...      SpanItem("P3", 50, 55, ("b",)), SpanItem("P4", 55, 60, ("c",))]
+    >>> split_pieces(g, p)
+    {'G1': ('P1', 'P2')}
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for g in gold:
+        labels = {lab for lab in g.labels if lab != NOTHING}
+        pieces = tuple(p.id for p in sorted(pred, key=lambda x: (x.start, x.end))
+                       if p.start < g.end and g.start < p.end and labels & set(p.labels))
+        if len(pieces) > 1:
+            out[g.id] = pieces
+    return out
+
+
 TAG_LABEL_CHARS = 32
 """The most characters of a span's labels a labelled tag shows (:func:`render_lanes`); a longer
 name ("Misrepresentation of Someone's Position (Straw Man)") is cut with … and stays whole in
@@ -320,6 +354,19 @@ def tag_label(label_text: str) -> str:
     cut = (label_text if len(label_text) <= TAG_LABEL_CHARS
            else label_text[: TAG_LABEL_CHARS - 1].rstrip() + "…")
     return f'<span class="ss-lab"> {esc(cut)}</span>'
+
+
+SPLIT_STYLE = (f"font-size:.6em;font-weight:700;color:{STATUS_TEXT};background:{MARK_BACKGROUND};"
+               "border:2px dotted #555555;border-radius:3px;padding:0 2px;vertical-align:super;"
+               "margin-right:2px;unicode-bidi:isolate;white-space:nowrap")
+"""How :func:`render_lanes` draws a split mark: boxed, dotted (the category marks are solid),
+dark text on a light ground whatever the theme."""
+
+
+def _split_mark(span_id: str, mark: str, title: str, *, compact: bool) -> str:
+    style = "" if compact else f' style="{SPLIT_STYLE}"'
+    return (f'<span class="ss-split" dir="ltr" data-span="{esc(span_id)}" '
+            f'title="{esc(title)}"{style}>{esc(mark)}</span>')
 
 
 def status_style(status: str, *, also_missed: bool = False) -> str:
@@ -481,6 +528,7 @@ def compact_css(theme: str = "light") -> str:
         "vertical-align:super;margin:0 1px;unicode-bidi:isolate;white-space:nowrap}"
         ".ss-c .ss-tag.ss-on{font-weight:800}"
         ".ss-c .ss-lab{font-weight:400}"
+        f".ss-c .ss-split{{{SPLIT_STYLE}}}"
         ".ss-c .ss-tag.ss-kept{text-decoration:underline dashed}"
         f".ss-c .ss-cat{{font-size:.6em;font-weight:700;color:{STATUS_TEXT};"
         f"background:{MARK_BACKGROUND};border:2px solid;"
