@@ -95,3 +95,27 @@ def test_each_tag_shows_its_id_and_labels_under_either_metric(
         assert boxes == 1, span  # one line, not cut in two
     st_ui.shot(vpage, f"mafalda_documents_tags_{metric}_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
+
+
+@pytest.mark.parametrize(("metric", "rule"), [("martino", "sums the pieces"),
+                                               ("mafalda", "takes only the best piece")])
+def test_a_split_prediction_is_marked_and_said_under_either_metric(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, metric: str, rule: str
+) -> None:
+    """bugleft27: text 3 of the sample has one gold span covered by two predictions of its
+    label: ÷2 after G1's tag, ÷ after P1's and P2's, visible (a text mark, not a colour), and
+    a caption saying how the metric on view reads the pieces."""
+    st_ui.open_page(vpage, app_url, f"documents?sample=mafalda&doc=3&metric={metric}")
+    vpage.locator("#left-doc .ss-seg").first.wait_for(timeout=30_000)
+    gold = vpage.locator("#left-doc .ss-split[data-span='G1']")
+    assert gold.inner_text() == "÷2" and gold.is_visible()
+    for piece in ("P1", "P2"):
+        assert vpage.locator(f"#right-doc .ss-split[data-span='{piece}']").inner_text() == "÷"
+    caption = vpage.locator("p.ss-cap:visible").filter(has_text="Split predictions").first
+    caption.scroll_into_view_if_needed()
+    assert rule in caption.inner_text() and "G1 by P1, P2" in caption.inner_text()
+    box = caption.bounding_box()
+    assert box and box["x"] + box["width"] <= vpage.viewport_size["width"]
+    gold.scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"mafalda_documents_split_{metric}_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []
