@@ -1133,9 +1133,11 @@ def split_marks(ws: Workspace, v: View, s: Shown
     pieces = highlight.split_pieces(merged_a, merged_b)
     if not pieces:
         return {}, {}, ""
-    mafalda = v.metric == "mafalda"
-    rule = ("MAFALDA takes only the best-covering one for the span's recall" if mafalda else
-            f"the {v.entry.title} metric sums their contributions to the span's recall")
+    # A metric that reads the gold's alternatives as MAFALDA does takes each span's best match
+    # (MAFALDA); the others sum every pair (Da San Martino).
+    best = v.entry.gold_alternatives
+    rule = (f"{v.entry.title} takes only the best-covering one for the span's recall" if best
+            else f"the {v.entry.title} metric sums their contributions to the span's recall")
     gold = {g: ("÷" + str(len(p)), f"{g} is covered by {len(p)} predictions of its label "
                 f"({', '.join(p)}): {rule}.") for g, p in pieces.items()}
     pred: dict[str, tuple[str, str]] = {}
@@ -1145,9 +1147,10 @@ def split_marks(ws: Workspace, v: View, s: Shown
             pred[piece] = ("÷", title if piece not in pred else f"{pred[piece][1]} {title}")
     spans = "; ".join(f"{esc(g)} by {esc(', '.join(p))}" for g, p in pieces.items())
     said = ("Split predictions (÷N on a gold span N predictions of its label cover, ÷ on each "
-            f"piece): {spans}. " + ("MAFALDA takes only the best piece for the span's recall."
-                                     if mafalda else f"The {esc(v.entry.title)} metric sums "
-                                     "the pieces' contributions to the span's recall; MAFALDA "
+            f"piece): {spans}. " + (f"{esc(v.entry.title)} takes only the best piece for the "
+                                     "span's recall; the Da San Martino metric would sum them."
+                                     if best else f"The {esc(v.entry.title)} metric sums the "
+                                     "pieces' contributions to the span's recall; MAFALDA "
                                      "would take only the best."))
     return gold, pred, said
 

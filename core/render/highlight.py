@@ -174,6 +174,51 @@ def _stripes(
     return layers, is_selected
 
 
+def _tag(it: SpanItem, colour: str, shown: str, *, on: bool, kept: bool,
+         note: tuple[str, str, str] | None, split: tuple[str, str] | None,
+         compact: bool) -> list[str]:
+    """A span's tag (its id, and its labels when ``shown`` holds them), then its category mark
+    (``note``) and its split mark (``split``), as :func:`render_lanes` draws them."""
+    out = []
+    if compact:
+        cls = "ss-tag" + (" ss-on" if on else "") + (" ss-kept" if kept else "")
+        out.append(
+            f'<span class="{cls}" dir="ltr" data-span="{esc(it.id)}" '
+            f'title="{esc(it.label_text)}" style="background:{colour};'
+            f'color:{ink_on(colour)}">{shown}</span>')
+        if note is not None:
+            mark, note_colour, category = note
+            out.append(
+                f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
+                f'data-category="{esc(category)}" title="{esc(it.id)}: {esc(category)}" '
+                f'style="border-color:{esc(note_colour)}">{esc(mark)}</span>')
+    else:
+        weight = "800" if on else "600"
+        underline = "text-decoration:underline dashed;" if kept else ""
+        out.append(
+            f'<span class="ss-tag" dir="ltr" data-span="{esc(it.id)}" '
+            f'title="{esc(it.label_text)}" '
+            f'style="font-size:0.68em;font-weight:{weight};background:{colour};'
+            f"color:{ink_on(colour)};border-radius:3px;padding:0 2px;{underline}"
+            f'vertical-align:super;margin:0 1px;unicode-bidi:isolate">{shown}</span>'
+        )
+        if note is not None:
+            mark, note_colour, category = note
+            out.append(
+                f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
+                f'data-category="{esc(category)}" '
+                f'title="{esc(it.id)}: {esc(category)}" style="font-size:0.6em;font-weight:700;'
+                f"color:{STATUS_TEXT};background:{MARK_BACKGROUND};"
+                f"border:2px solid {esc(note_colour)};"
+                f"border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px;"
+                f'unicode-bidi:isolate">'
+                f"{esc(mark)}</span>"
+            )
+    if split is not None:
+        out.append(_split_mark(it.id, *split, compact=compact))
+    return out
+
+
 def render_lanes(
     text: str | None,
     items: Sequence[SpanItem],
@@ -239,47 +284,10 @@ def render_lanes(
         tags = []
         for i in starts.get(seg.start, ()):
             it = items[i]
-            colour = colours.get(it.labels[0], "#444444")
-            shown = esc(it.id) + (tag_label(it.label_text) if labelled else "")
-            if compact:
-                cls = "ss-tag" + (" ss-on" if it.id in marked else "") + (
-                    " ss-kept" if it.id in matched else "")
-                tags.append(
-                    f'<span class="{cls}" dir="ltr" data-span="{esc(it.id)}" '
-                    f'title="{esc(it.label_text)}" style="background:{colour};'
-                    f'color:{ink_on(colour)}">{shown}</span>')
-                if it.id in notes:
-                    mark, note_colour, note = notes[it.id]
-                    tags.append(
-                        f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
-                        f'data-category="{esc(note)}" title="{esc(it.id)}: {esc(note)}" '
-                        f'style="border-color:{esc(note_colour)}">{esc(mark)}</span>')
-                if it.id in splits:
-                    tags.append(_split_mark(it.id, *splits[it.id], compact=True))
-                continue
-            weight = "800" if it.id in marked else "600"
-            underline = "text-decoration:underline dashed;" if it.id in matched else ""
-            tags.append(
-                f'<span class="ss-tag" dir="ltr" data-span="{esc(it.id)}" '
-                f'title="{esc(it.label_text)}" '
-                f'style="font-size:0.68em;font-weight:{weight};background:{colour};'
-                f"color:{ink_on(colour)};border-radius:3px;padding:0 2px;{underline}"
-                f'vertical-align:super;margin:0 1px;unicode-bidi:isolate">{shown}</span>'
-            )
-            if it.id in notes:
-                mark, note_colour, note = notes[it.id]
-                tags.append(
-                    f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
-                    f'data-category="{esc(note)}" '
-                    f'title="{esc(it.id)}: {esc(note)}" style="font-size:0.6em;font-weight:700;'
-                    f"color:{STATUS_TEXT};background:{MARK_BACKGROUND};"
-                    f"border:2px solid {esc(note_colour)};"
-                    f"border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px;"
-                    f'unicode-bidi:isolate">'
-                    f"{esc(mark)}</span>"
-                )
-            if it.id in splits:
-                tags.append(_split_mark(it.id, *splits[it.id], compact=False))
+            tags += _tag(it, colours.get(it.labels[0], "#444444"),
+                         esc(it.id) + (tag_label(it.label_text) if labelled else ""),
+                         on=it.id in marked, kept=it.id in matched, note=notes.get(it.id),
+                         split=splits.get(it.id), compact=compact)
         fragment = "".join(tags) + esc(text[seg.start : seg.end])
         if not seg.covering:
             parts.append(fragment)
