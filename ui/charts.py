@@ -43,9 +43,28 @@ TOOLBAR_PX, LINE_PX, TITLE_GAP = 34, 22, 12
 """A titled chart's top margin, from the top: the row of Plotly's toolbar, each line of the
 title (its 17 px font), then a gap above the plot."""
 
-TICK_PX = 6.5
-"""Room for one character of a category's tick label drawn upright (rotated 90°, as Plotly
-draws the per-label chart's labels on a phone), in px."""
+LABEL_CHARS = 22
+"""The longest line of a label beside the per-label chart's bars, in characters: about 145 px of
+Plotly's 12 px tick font, which leaves a phone's chart (358 px) two thirds of its width for the
+bars."""
+GROUP_PX, LABEL_LINE_PX, AXIS_PX = 48, 15, 90
+"""The per-label chart's height: each label's group of three bars (at least :data:`GROUP_PX`,
+more for a label wrapped on more than two lines of :data:`LABEL_LINE_PX`), then the score axis,
+its title and the legend below them."""
+
+
+def label_lines(label: str) -> str:
+    """A label as a tick of the per-label chart: escaped (:func:`ui.escape.plot`) and wrapped at
+    :data:`LABEL_CHARS` (``<br>`` between lines).
+
+    >>> label_lines("Misrepresentation of Someone's Position (Straw Man)")
+    "Misrepresentation of<br>Someone's Position<br>(Straw Man)"
+    >>> label_lines("<b>x</b>")
+    '&lt;b&gt;x&lt;/b&gt;'
+    """
+    lines = textwrap.wrap(str(label), LABEL_CHARS, break_long_words=False,
+                          break_on_hyphens=False) or [str(label)]
+    return "<br>".join(plot(line) for line in lines)
 
 
 def _titled(fig: go.Figure, title: str, *, height: int) -> go.Figure:
@@ -99,20 +118,28 @@ def spans_per_label(labels: pd.DataFrame) -> go.Figure:
 
 
 def per_label_prf(df: pd.DataFrame, *, title: str) -> go.Figure:
-    """Grouped bars of P, R and F1 per label (columns ``label``, ``P``, ``R``, ``F1``), each
-    score with its colour and its fill pattern (:data:`~core.render.palette.FILL_PATTERNS`)."""
+    """Grouped horizontal bars of P, R and F1 per label (columns ``label``, ``P``, ``R``,
+    ``F1``), one group a row in the table's order, each score with its colour and its fill
+    pattern (:data:`~core.render.palette.FILL_PATTERNS`); each label wrapped beside its bars
+    (:func:`label_lines`) and whole in the hover.
+
+    The chart is as tall as its labels need (:data:`GROUP_PX` a label, more for a label of more
+    than two lines): upright bars gave each label's group about 120 px of width on a phone (390
+    px), its name drawn upright below them, and twenty labels were unreadable (bugleft27).
+    """
+    ticks = [label_lines(lab) for lab in df["label"]]
+    full = [plot(str(lab)) for lab in df["label"]]
     fig = go.Figure()
     for i, col in enumerate(("P", "R", "F1")):
         if col in df:
-            fig.add_bar(x=[plot(lab) for lab in df["label"]], y=df[col], name=col,
-                        marker_color=PALETTE[i],
-                        marker_pattern_shape=FILL_PATTERNS[i])
-    # Room for the longest label drawn upright below the bars, as on a phone: at 380 px
-    # "Misrepresentation of Someone's Position (Straw Man)" was cut at the chart's foot and
-    # the bars squeezed into 40 px. Plotly's automargin then gives the labels what they need.
-    longest = max((len(str(lab)) for lab in df["label"]), default=0)
-    fig.update_layout(barmode="group", yaxis_title="score")
-    return _titled(fig, title, height=max(380, 260 + round(TICK_PX * min(longest, 80))))
+            fig.add_bar(y=ticks, x=df[col], name=col, orientation="h", customdata=full,
+                        hovertemplate=f"%{{customdata}}<br>{col} %{{x:.4f}}<extra></extra>",
+                        marker_color=PALETTE[i], marker_pattern_shape=FILL_PATTERNS[i])
+    rows = sum(max(GROUP_PX, LABEL_LINE_PX * (t.count("<br>") + 1) + 18) for t in ticks)
+    fig.update_layout(barmode="group", xaxis_title="score", bargap=0.25,
+                      yaxis=dict(autorange="reversed", automargin=True),
+                      xaxis=dict(rangemode="tozero"))
+    return _titled(fig, title, height=max(300, rows + AXIS_PX + 60))
 
 
 def systems_f1(df: pd.DataFrame, *, columns: Mapping[str, str], title: str) -> go.Figure:

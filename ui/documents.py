@@ -674,7 +674,7 @@ def one_set(ws: Workspace) -> None:
     st.markdown(f"**{md(name)}** ({aset.role}) · "
                 + (labelled[0][0] if labelled else f"{len(items)} span(s)"))
     st.html(highlight.render_lanes(ws.corpus.texts.get(doc), items, colours, dom_id="left-doc",
-                                   compact=True))
+                                   compact=True, labelled=True))
     st.stop()
 
 
@@ -1139,22 +1139,59 @@ def side_by_side(ws: Workspace, v: View, s: Shown) -> str:
         out.append(_caption("Dashed outline, tag underlined: the spans the error filters or the "
                             "Errors bucket keep."))
     out.append(highlight.legend(s.colours, used, compact=True) + err_ui.category_legend())
+    split_a, split_b, said = split_marks(ws, v, s)
+    if said:
+        out.append(_caption(said))
     out.append('<div class="ss-pair">')
-    for i, (name, aset, items, cats, dom_id) in enumerate((
-            (v.set_a, gold, s.items_a, s.cats_a, "left-doc"),
-            (v.set_b, pred, s.items_b, s.cats_b, "right-doc"))):
+    for i, (name, aset, items, cats, dom_id, splits) in enumerate((
+            (v.set_a, gold, s.items_a, s.cats_a, "left-doc", split_a),
+            (v.set_b, pred, s.items_b, s.cats_b, "right-doc", split_b))):
         count = (_bold_markdown(labelled[0][i]) if labelled else f"{len(items)} span(s)")
         out.append(f'<div><p class="ss-set"><strong>{esc(name)}</strong> ({esc(aset.role)}) · '
                    f"{count}</p>")
         out.append(highlight.render_lanes(s.text, items, s.colours, selected=s.selected,
                                           dom_id=dom_id, partners=s.partners,
                                           notes=err_ui.notes(cats), matched=s.matched,
-                                          compact=True))
+                                          compact=True, labelled=True, splits=splits))
         out.append("</div>")
     out.append("</div>")
     if gold.alternatives:
         out.append(_caption(alternatives_caption(v)))
     return "".join(out)
+
+
+def split_marks(ws: Workspace, v: View, s: Shown
+                ) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]], str]:
+    """The split marks of the shown document (:func:`core.render.highlight.split_pieces`, on the
+    labels the metric compares, ⊥ predictions left out as the merged view leaves them): ``÷N``
+    on a gold span N predictions of its label cover, ``÷`` on each of them, each mark's tooltip
+    saying how the metric on view reads them (the Da San Martino metric sums the pieces'
+    contributions to the span's recall, MAFALDA takes the best); and the caption above the
+    texts ("" when the document has none)."""
+    merged_a, merged_b = merged_items(ws, v, s)
+    pieces = highlight.split_pieces(merged_a, merged_b)
+    if not pieces:
+        return {}, {}, ""
+    # A metric that reads the gold's alternatives as MAFALDA does takes each span's best match
+    # (MAFALDA); the others sum every pair (Da San Martino).
+    best = v.entry.gold_alternatives
+    rule = (f"{v.entry.title} takes only the best-covering one for the span's recall" if best
+            else f"the {v.entry.title} metric sums their contributions to the span's recall")
+    gold = {g: ("÷" + str(len(p)), f"{g} is covered by {len(p)} predictions of its label "
+                f"({', '.join(p)}): {rule}.") for g, p in pieces.items()}
+    pred: dict[str, tuple[str, str]] = {}
+    for g, p in pieces.items():
+        for piece in p:
+            title = f"{piece} is one of {len(p)} predictions covering {g}: {rule}."
+            pred[piece] = ("÷", title if piece not in pred else f"{pred[piece][1]} {title}")
+    spans = "; ".join(f"{esc(g)} by {esc(', '.join(p))}" for g, p in pieces.items())
+    said = ("Split predictions (÷N on a gold span N predictions of its label cover, ÷ on each "
+            f"piece): {spans}. " + (f"{esc(v.entry.title)} takes only the best piece for the "
+                                     "span's recall; the Da San Martino metric would sum them."
+                                     if best else f"The {esc(v.entry.title)} metric sums the "
+                                     "pieces' contributions to the span's recall; MAFALDA "
+                                     "would take only the best."))
+    return gold, pred, said
 
 
 def alternatives_caption(v: View) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,6 @@ import pandas as pd
 import streamlit as st
 
 from core.metrics import mafalda, martino
-from core.metrics.differences import Step
 from core.model import Span
 from core.render import highlight
 from core.teaching import scenarios
@@ -191,26 +190,9 @@ def waterfall(scenario_id: str, pred: SpanKey, measure: str, ink: str = EITHER_G
     page's chart), built once per scenario, predictions, score and theme for every session: a
     chart is the costliest thing Learn builds (bench/bench_learn.py), and a class of students
     opening the same example would otherwise each build it."""
-    sc = scenarios.get(scenario_id)
-    return diff.waterfall_spec(ladder_titled(ladder(scenario_id, pred), sc.level), measure,
+    return diff.waterfall_spec(ladder(scenario_id, pred), measure,
                                title=f"{diff.MEASURES[measure]} of these predictions (grey: the "
                                "metrics)", ink=ink)
-
-
-def ladder_titled(steps: Sequence[Step], level: int) -> list[Step]:
-    """The ladder with each Martino bar before the level step saying that it scores the labels
-    as written: the score tiles above project them to ``level`` first, so the same metric name
-    would otherwise stand beside two numbers (MAFALDA Example 9: recall 1.25 at level 1, 0.25 as
-    written)."""
-    if level == 2:
-        return list(steps)
-    out, before_level = [], True
-    for s in steps:
-        if s.key == "level":
-            before_level = False
-        out.append(replace(s, title=f"{s.title} · labels as written") if before_level
-                   and s.official else s)
-    return out
 
 
 def _key(spans: Any) -> SpanKey:
@@ -472,7 +454,7 @@ def _tile(tile: Any, row: tables.ScoreRow, run0: scenarios.VariantScore | None,
           e: Edited) -> None:
     name = row.variant if row.metric != "MAFALDA" else f"MAFALDA {row.variant}"
     if e.sc.level != 2 and row.metric != "MAFALDA":
-        # The ladder below also scores the labels as written: each number names its setting.
+        # The ladder's first bar scores the labels as written: each number names its setting.
         name = f"{name}, level {e.sc.level}"
     if row.R is None:
         tile.metric(name, "refused" if row.metric != "MAFALDA" else "—")
@@ -518,15 +500,17 @@ def ladder_steps(e: Edited) -> None:
     sc, sid = e.sc, e.sid
     st.markdown("**From Martino to MAFALDA, one rule at a time**"
                 + (" (your edited predictions)" if e.ev.edited else ""))
-    steps = ladder_titled(ladder(sid, _key(s for _, s in e.valid)), sc.level)
+    steps = ladder(sid, _key(s for _, s in e.valid))
     l_left, l_right = st.columns([1, 3])
     l_measure = diff.SHOWN_MEASURES[l_left.radio("Score", ["R", "P", "F1"],
                                                  key="learn_ladder_measure", horizontal=True)]
     l_left.caption("Each bar changes one rule, as on the 🔀 Metric differences page; it follows "
                    "every edit above."
-                   + (f" The first Martino bars score the labels as written; the level-{sc.level} "
-                      "step projects them, as the tiles above do from the start."
-                      if sc.level != 2 else ""))
+                   + (f" The first bar scores the labels as written; the level-{sc.level} step "
+                      "projects them, and from there each grey bar is the tile above of its "
+                      "name, at the same level." if sc.level != 2 else
+                      " Each grey bar is the tile above of its name.")
+                   + " SemEval-2020 span identification ignores the labels: it has no bar.")
     if sum(s.score is not None for s in steps) >= 2:
         # In a container of its key: a chart without a selection gets no key class of its own.
         with l_right.container(key=K_LEARN_WATERFALL):

@@ -372,24 +372,47 @@ class Step:
         return None if self.score is None else float(getattr(self.score, which))
 
 
-def path_rules(level: int = 2, mafalda_variant: str = "paper") -> list[tuple[str, str, str, Rules,
-                                                                              bool]]:
-    """The steps of :func:`metric_path` as (key, title, explanation, rules, official)."""
-    steps = [
-        ("merged", "Martino, merged (NLP4IF-2019 / SemEval-2020 -m)",
-         "Overlapping same-label spans merged into their union, gold and predictions, as the "
-         "2019 and 2020 scorers do (predictions with -m).", MARTINO_MERGED, True),
+MERGED_TITLE = "Martino, merged (NLP4IF-2019 / SemEval-2020 -m)"
+MERGED_TEXT = ("Overlapping same-label spans merged into their union, gold and predictions, as "
+               "the 2019 and 2020 scorers do (predictions with -m).")
+LEVEL_TEXT = ("Labels projected to level {level} of the taxonomy: different labels of one group "
+              "now match each other.")
+
+
+def path_rules(level: int = 2, mafalda_variant: str = "paper", *, level_first: bool = False
+               ) -> list[tuple[str, str, str, Rules, bool]]:
+    """The steps of :func:`metric_path` as (key, title, explanation, rules, official).
+
+    ``level_first`` (a level other than 2): the labels are projected before the Martino
+    metrics, as Learn's score tiles score every metric at the example's level (App. D.1 of
+    MAFALDA does so for Martino's recall): a first bar scores the labels as written
+    (``written``), the level step projects them, and the Martino bars that follow (``merged``,
+    ``martino``) are the tiles' numbers. Without it (the Metric differences page, whose Scores
+    page scores Martino on the labels as written) the level step follows the Martino bars."""
+    first = level_first and level != 2
+    at = level if first else 2
+    steps: list[tuple[str, str, str, Rules, bool]] = []
+    if first:
+        steps += [
+            ("written", f"{MERGED_TITLE} · labels as written",
+             MERGED_TEXT + " The labels as the files write them (level 2).", MARTINO_MERGED,
+             True),
+            ("level", f"labels at level {level}", LEVEL_TEXT.format(level=level),
+             replace(MARTINO_MERGED, level=level), False)]
+    suffix = f", level {level}" if first else ""
+    steps += [
+        ("merged", MERGED_TITLE + suffix, MERGED_TEXT, replace(MARTINO_MERGED, level=at), True),
         ("merge", "no merging",
          "SemEval-2021 keeps every span: duplicate or overlapping same-label spans each count, "
-         "so P and R can exceed 1.", MARTINO, False),
-        ("martino", "Martino, SemEval-2021", "The SemEval-2021 Task 6 scorer.", MARTINO, True),
+         "so P and R can exceed 1.", replace(MARTINO, level=at), False),
+        ("martino", "Martino, SemEval-2021" + suffix, "The SemEval-2021 Task 6 scorer.",
+         replace(MARTINO, level=at), True),
     ]
-    rules = MARTINO
-    if level != 2:
+    rules = replace(MARTINO, level=at)
+    if level != 2 and not first:
         rules = replace(rules, level=level)
-        steps.append(("level", f"labels at level {level}",
-                      f"Labels projected to level {level} of the taxonomy: different labels of "
-                      "one group now match each other.", rules, False))
+        steps.append(("level", f"labels at level {level}", LEVEL_TEXT.format(level=level),
+                      rules, False))
     rules = replace(rules, match="best")
     steps.append(("match", "best match per span",
                   "Each span keeps only its best-matching partner instead of the sum over all "
@@ -424,8 +447,8 @@ scorer and its reductions) or the steps with them (the MAFALDA scorer)."""
 def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
                 mafalda_variant: str = "paper", taxonomy: Taxonomy | None = None,
                 texts: Mapping[str, str | None] | None = None, part: str = "all",
-                gold_order: GoldOrder | None = None, pred_order: GoldOrder | None = None
-                ) -> list[Step]:
+                gold_order: GoldOrder | None = None, pred_order: GoldOrder | None = None,
+                level_first: bool = False) -> list[Step]:
     """The path from the Martino score to the MAFALDA score, one rule per step.
 
     Every step is :func:`rule_score` under the rules reached so far; a step whose inputs the
@@ -445,13 +468,17 @@ def metric_path(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2,
     ``gold_order`` and ``pred_order`` (:func:`rule_score`): a MAFALDA gold whose labels are not
     sorted by start is read in file order by ``metrics-py`` and ``repo-head``, as ``python -m
     core score`` and the Scores page read it; without them the MAFALDA steps read it sorted.
+
+    ``level_first`` (:func:`path_rules`): the labels projected to ``level`` before the Martino
+    bars, after a first bar on the labels as written (Learn's ladder).
     """
     check_choice("part", "metric_path", part, PARTS)
     scorer = _Scorer(gold, pred, _taxonomy(gold, pred, taxonomy), texts,
                      (gold_order, pred_order))
     cache: dict[Rules, tuple[RuleScore | None, str | None]] = {}
     out = []
-    for key, title, text, rules, official in path_rules(level, mafalda_variant):
+    for key, title, text, rules, official in path_rules(level, mafalda_variant,
+                                                        level_first=level_first):
         if part != "all" and rules.alternatives != (part == "mafalda"):
             out.append(Step(key, title, text, rules, None, None, official))
             continue

@@ -174,6 +174,51 @@ def _stripes(
     return layers, is_selected
 
 
+def _tag(it: SpanItem, colour: str, shown: str, *, on: bool, kept: bool,
+         note: tuple[str, str, str] | None, split: tuple[str, str] | None,
+         compact: bool) -> list[str]:
+    """A span's tag (its id, and its labels when ``shown`` holds them), then its category mark
+    (``note``) and its split mark (``split``), as :func:`render_lanes` draws them."""
+    out = []
+    if compact:
+        cls = "ss-tag" + (" ss-on" if on else "") + (" ss-kept" if kept else "")
+        out.append(
+            f'<span class="{cls}" dir="ltr" data-span="{esc(it.id)}" '
+            f'title="{esc(it.label_text)}" style="background:{colour};'
+            f'color:{ink_on(colour)}">{shown}</span>')
+        if note is not None:
+            mark, note_colour, category = note
+            out.append(
+                f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
+                f'data-category="{esc(category)}" title="{esc(it.id)}: {esc(category)}" '
+                f'style="border-color:{esc(note_colour)}">{esc(mark)}</span>')
+    else:
+        weight = "800" if on else "600"
+        underline = "text-decoration:underline dashed;" if kept else ""
+        out.append(
+            f'<span class="ss-tag" dir="ltr" data-span="{esc(it.id)}" '
+            f'title="{esc(it.label_text)}" '
+            f'style="font-size:0.68em;font-weight:{weight};background:{colour};'
+            f"color:{ink_on(colour)};border-radius:3px;padding:0 2px;{underline}"
+            f'vertical-align:super;margin:0 1px;unicode-bidi:isolate">{shown}</span>'
+        )
+        if note is not None:
+            mark, note_colour, category = note
+            out.append(
+                f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
+                f'data-category="{esc(category)}" '
+                f'title="{esc(it.id)}: {esc(category)}" style="font-size:0.6em;font-weight:700;'
+                f"color:{STATUS_TEXT};background:{MARK_BACKGROUND};"
+                f"border:2px solid {esc(note_colour)};"
+                f"border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px;"
+                f'unicode-bidi:isolate">'
+                f"{esc(mark)}</span>"
+            )
+    if split is not None:
+        out.append(_split_mark(it.id, *split, compact=compact))
+    return out
+
+
 def render_lanes(
     text: str | None,
     items: Sequence[SpanItem],
@@ -186,6 +231,8 @@ def render_lanes(
     matched: Collection[str] = (),
     theme: str = "light",
     compact: bool = False,
+    labelled: bool = False,
+    splits: Mapping[str, tuple[str, str]] | None = None,
 ) -> str:
     """The text with every span drawn as a stripe in its lane; a tag marks where each starts.
 
@@ -202,7 +249,17 @@ def render_lanes(
     :func:`compact_css` once (the Documents page: less HTML to send, sanitise and parse per
     document switch; docs/performance.md, issue 29, tenth pass). Each span keeps its colour,
     lane, tag, tooltip and cues; ``theme`` is then :func:`compact_css`'s.
+
+    ``labelled``: each tag also shows its span's labels after its id (``G4 ad hominem | ⊥``,
+    past :data:`TAG_LABEL_CHARS` characters cut with … and whole in the tooltip), so that a
+    span's label is read without hovering and without telling colours apart (the Documents page,
+    under either metric).
+
+    ``splits`` (span id -> (mark, title)): a boxed mark after the span's tag and category, with
+    a dotted border, such as ``÷2`` on a gold span several predictions cover and ``÷`` on each
+    of them (:func:`split_pieces`).
     """
+    splits = splits or {}
     notes = notes or {}
     if text is None:
         rows = "".join(
@@ -227,42 +284,10 @@ def render_lanes(
         tags = []
         for i in starts.get(seg.start, ()):
             it = items[i]
-            colour = colours.get(it.labels[0], "#444444")
-            if compact:
-                cls = "ss-tag" + (" ss-on" if it.id in marked else "") + (
-                    " ss-kept" if it.id in matched else "")
-                tags.append(
-                    f'<span class="{cls}" dir="ltr" data-span="{esc(it.id)}" '
-                    f'title="{esc(it.label_text)}" style="background:{colour};'
-                    f'color:{ink_on(colour)}">{esc(it.id)}</span>')
-                if it.id in notes:
-                    mark, note_colour, note = notes[it.id]
-                    tags.append(
-                        f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
-                        f'data-category="{esc(note)}" title="{esc(it.id)}: {esc(note)}" '
-                        f'style="border-color:{esc(note_colour)}">{esc(mark)}</span>')
-                continue
-            weight = "800" if it.id in marked else "600"
-            underline = "text-decoration:underline dashed;" if it.id in matched else ""
-            tags.append(
-                f'<span class="ss-tag" dir="ltr" data-span="{esc(it.id)}" '
-                f'title="{esc(it.label_text)}" '
-                f'style="font-size:0.68em;font-weight:{weight};background:{colour};'
-                f"color:{ink_on(colour)};border-radius:3px;padding:0 2px;{underline}"
-                f'vertical-align:super;margin:0 1px;unicode-bidi:isolate">{esc(it.id)}</span>'
-            )
-            if it.id in notes:
-                mark, note_colour, note = notes[it.id]
-                tags.append(
-                    f'<span class="ss-cat" dir="ltr" data-span="{esc(it.id)}" '
-                    f'data-category="{esc(note)}" '
-                    f'title="{esc(it.id)}: {esc(note)}" style="font-size:0.6em;font-weight:700;'
-                    f"color:{STATUS_TEXT};background:{MARK_BACKGROUND};"
-                    f"border:2px solid {esc(note_colour)};"
-                    f"border-radius:3px;padding:0 2px;vertical-align:super;margin-right:2px;"
-                    f'unicode-bidi:isolate">'
-                    f"{esc(mark)}</span>"
-                )
+            tags += _tag(it, colours.get(it.labels[0], "#444444"),
+                         esc(it.id) + (tag_label(it.label_text) if labelled else ""),
+                         on=it.id in marked, kept=it.id in matched, note=notes.get(it.id),
+                         split=splits.get(it.id), compact=compact)
         fragment = "".join(tags) + esc(text[seg.start : seg.end])
         if not seg.covering:
             parts.append(fragment)
@@ -293,6 +318,63 @@ def render_lanes(
         f"line-height:{line_height:.0f}px;font-size:16px;padding:6px 8px;border:1px solid #ddd;"
         f'border-radius:6px;max-height:520px;overflow-y:auto">{"".join(parts)}</div>'
     )
+
+
+def split_pieces(gold: Sequence[SpanItem], pred: Sequence[SpanItem]) -> dict[str, tuple[str, ...]]:
+    """Each gold span covered by several predictions of one of its labels (a prediction split in
+    pieces, or several predictions over one span): gold id -> the ids of those predictions, in
+    text order. ⊥ is no label here. Labels are compared as given: pass the items at the level
+    the metric compares (:func:`relabel`). The Da San Martino metric sums the pieces'
+    contributions to the span's recall, MAFALDA takes the best one (the ``split-prediction``
+    reason of :func:`core.metrics.differences.difference_reasons`).
+
+    >>> g = [SpanItem("G1", 0, 40, ("a",)), SpanItem("G2", 50, 60, ("b", NOTHING))]
+    >>> p = [SpanItem("P1", 0, 10, ("a",)), SpanItem("P2", 20, 45, ("a",)),
+    ...      SpanItem("P3", 50, 55, ("b",)), SpanItem("P4", 55, 60, ("c",))]
+    >>> split_pieces(g, p)
+    {'G1': ('P1', 'P2')}
+    """
+    out: dict[str, tuple[str, ...]] = {}
+    for g in gold:
+        labels = {lab for lab in g.labels if lab != NOTHING}
+        pieces = tuple(p.id for p in sorted(pred, key=lambda x: (x.start, x.end))
+                       if p.start < g.end and g.start < p.end and labels & set(p.labels))
+        if len(pieces) > 1:
+            out[g.id] = pieces
+    return out
+
+
+TAG_LABEL_CHARS = 32
+"""The most characters of a span's labels a labelled tag shows (:func:`render_lanes`); a longer
+name ("Misrepresentation of Someone's Position (Straw Man)") is cut with … and stays whole in
+the tag's tooltip."""
+
+
+def tag_label(label_text: str) -> str:
+    """The labels a labelled tag shows after its id, as escaped HTML in a span of their own
+    (lighter than the id).
+
+    >>> tag_label("ad hominem | ⊥")
+    '<span class="ss-lab"> ad hominem | ⊥</span>'
+    >>> tag_label("<b>" + "x" * 40)
+    '<span class="ss-lab"> &lt;b&gt;xxxxxxxxxxxxxxxxxxxxxxxxxxxx…</span>'
+    """
+    cut = (label_text if len(label_text) <= TAG_LABEL_CHARS
+           else label_text[: TAG_LABEL_CHARS - 1].rstrip() + "…")
+    return f'<span class="ss-lab"> {esc(cut)}</span>'
+
+
+SPLIT_STYLE = (f"font-size:.6em;font-weight:700;color:{STATUS_TEXT};background:{MARK_BACKGROUND};"
+               "border:2px dotted #555555;border-radius:3px;padding:0 2px;vertical-align:super;"
+               "margin-right:2px;unicode-bidi:isolate;white-space:nowrap")
+"""How :func:`render_lanes` draws a split mark: boxed, dotted (the category marks are solid),
+dark text on a light ground whatever the theme."""
+
+
+def _split_mark(span_id: str, mark: str, title: str, *, compact: bool) -> str:
+    style = "" if compact else f' style="{SPLIT_STYLE}"'
+    return (f'<span class="ss-split" dir="ltr" data-span="{esc(span_id)}" '
+            f'title="{esc(title)}"{style}>{esc(mark)}</span>')
 
 
 def status_style(status: str, *, also_missed: bool = False) -> str:
@@ -451,8 +533,10 @@ def compact_css(theme: str = "light") -> str:
         ".ss-c .ss-seg{padding-bottom:var(--ss-pad)}"
         f".ss-c .ss-seg.ss-kept{{outline:1px dashed {outline};outline-offset:-1px}}"
         ".ss-c .ss-tag{font-size:.68em;font-weight:600;border-radius:3px;padding:0 2px;"
-        "vertical-align:super;margin:0 1px;unicode-bidi:isolate}"
+        "vertical-align:super;margin:0 1px;unicode-bidi:isolate;white-space:nowrap}"
         ".ss-c .ss-tag.ss-on{font-weight:800}"
+        ".ss-c .ss-lab{font-weight:400}"
+        f".ss-c .ss-split{{{SPLIT_STYLE}}}"
         ".ss-c .ss-tag.ss-kept{text-decoration:underline dashed}"
         f".ss-c .ss-cat{{font-size:.6em;font-weight:700;color:{STATUS_TEXT};"
         f"background:{MARK_BACKGROUND};border:2px solid;"

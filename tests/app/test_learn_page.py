@@ -114,22 +114,78 @@ def test_example9_shows_martino_1_25_and_mafalda_1_side_by_side(make_app, frame)
 
 
 def test_example9_each_recall_names_its_setting(make_app, frame) -> None:
-    """Issue 27: the tile's 1.25 (labels at level 1) and the ladder's 0.25 (labels as written)
-    are two settings of one metric: each says its own, and no label stands beside two numbers."""
+    """Issue 27: the labels as written (recall 0.25) and at level 1 (1.25) are two settings of
+    one metric: each says its own, and no label stands beside two numbers. The ladder's first
+    bar scores the labels as written; its SemEval-2021 bar is the tile's 1.25 (bugleft27)."""
     at = _open(make_app, "mafalda-example9")
     tiles = {m.label: m.value for m in at.metric}
     assert "semeval2021 — recall" not in tiles
     steps = frame(at, "step", "official metric", "change")
     recall = steps.columns[2]
     values = dict(zip(steps["step"], steps[recall], strict=True))
-    assert values["Martino, SemEval-2021 · labels as written"] == pytest.approx(0.25)
-    assert values["labels at level 1"] == pytest.approx(1.25)
+    assert values["Martino, merged (NLP4IF-2019 / SemEval-2020 -m) · labels as written"] == \
+        pytest.approx(0.25)
+    assert values["labels at level 1"] == pytest.approx(1.0)
+    assert values["Martino, SemEval-2021, level 1"] == pytest.approx(1.25)
     assert "Martino, SemEval-2021" not in values
     labels = {}
     for label, value in [*tiles.items(), *values.items()]:
         labels.setdefault(label, set()).add(value)
     assert all(len(v) == 1 for v in labels.values())
     assert set(_scores(frame, at)["semeval2021"]["labels"].split()) >= {"level", "1"}
+
+
+LADDER_OF_TILE = {"semeval2021": "martino", "nlp4if2019 (-m)": "merged"}
+"""The ladder step (``core.metrics.differences.path_rules``) of each Martino tile; MAFALDA's is
+``mafalda``; SemEval-2020 span identification ignores the labels and has none."""
+
+
+def _tiles_and_bars(frame, at) -> list[tuple[str, float | None, float | None]]:
+    """(tile, the tile's R, the R of the ladder's grey bar of that metric) for every tile with
+    a bar: what the page's score table and the ladder's table say."""
+    rows = _scores(frame, at)
+    steps = frame(at, "step", "official metric", "change")
+    recall = steps.columns[2]
+    official = {k: v for k, v, o in zip(steps["step"], steps[recall], steps["official metric"],
+                                        strict=True) if o}
+    out = []
+    for variant, row in rows.items():
+        key = "mafalda" if row["metric"] == "MAFALDA" else LADDER_OF_TILE.get(variant)
+        if key is None:
+            continue
+        titles = [t for t in official if t.startswith(
+            {"martino": "Martino, SemEval-2021", "merged": "Martino, merged",
+             "mafalda": "MAFALDA"}[key]) and "as written" not in t]
+        assert len(titles) == 1, (variant, list(official))
+        bar = official[titles[0]]
+        out.append((variant, None if row["R"] != row["R"] else row["R"],
+                    None if bar != bar else bar))
+    return out
+
+
+@pytest.mark.parametrize("sid", list(scenarios.SCENARIOS))
+def test_every_tile_is_its_grey_bar_on_the_ladder(make_app, frame, sid: str) -> None:
+    """bugleft27: Learn's tiles and its ladder disagreed at level 1 (Example 9): the tiles
+    scored Martino at the example's level (nlp4if2019 -m 1, semeval2021 1.25) while the ladder's
+    grey bars of the same metrics scored the labels as written (0.25 and 0.25), and the 1 of the
+    merged tile stood on no bar at all. Each tile's recall is now its metric's grey bar."""
+    at = _open(make_app, sid)
+    pairs = _tiles_and_bars(frame, at)
+    assert {p[0] for p in pairs} >= {"semeval2021", "nlp4if2019 (-m)"}
+    for variant, tile, bar in pairs:
+        assert (tile is None) == (bar is None), variant
+        if tile is not None:
+            assert tile == pytest.approx(bar), (sid, variant)
+
+
+def test_an_edited_prediction_keeps_tiles_and_ladder_together(make_app, frame) -> None:
+    """An edit recomputes both alike: Example 9 with P2 cut to [0, 20) at level 1."""
+    sid = "mafalda-example9"
+    at = _edit(_open(make_app, sid), sid, edited={1: {"end": 20}})
+    pairs = _tiles_and_bars(frame, at)
+    assert dict((v, t) for v, t, _ in pairs)["semeval2021"] == pytest.approx(10 / 40 + 20 / 40)
+    for variant, tile, bar in pairs:
+        assert tile == pytest.approx(bar), variant
 
 
 def test_example5_lists_the_four_alternatives_scored_by_core(make_app, frame) -> None:
@@ -394,8 +450,8 @@ def test_pair_table_puts_the_contributions_before_the_span_texts(make_app, frame
 def test_the_ladder_is_the_metric_differences_waterfall(make_app) -> None:
     """Learn's ladder is drawn by the Metric differences page's one builder
     (``ui.differences.waterfall_spec``, Vega-Lite), not a second plotly chart: its rows are the
-    ladder's steps (the Martino bars before the level step say that they score the labels as
-    written), its title is Learn's, and MAFALDA Example 9's recall of 1.25 stands against the
+    ladder's steps (the first bar says that it scores the labels as written), its title is
+    Learn's, and MAFALDA Example 9's recall of 1.25 stands against the
     dashed line at 1."""
     import json
 
@@ -412,7 +468,7 @@ def test_the_ladder_is_the_metric_differences_waterfall(make_app) -> None:
     (data,) = [d for d in element.proto.datasets if d.name == diff.WATERFALL_DATA]
     drawn = convert_arrow_bytes_to_pandas_df(data.data.data)
     sc = scenarios.get(sid)
-    steps = learn_ui.ladder_titled(scenarios.ladder(sc, list(sc.pred)), sc.level)
+    steps = scenarios.ladder(sc, list(sc.pred))
     want = diff.waterfall_rows(steps, "recall")
     assert list(drawn["step"]) == list(want["step"]) and len(drawn) >= 2
     assert list(drawn["end"]) == pytest.approx(list(want["end"]))

@@ -1,8 +1,9 @@
 """Scores page: the charts' titles wrap to fit a phone (390 px: a chart of 358 px), in a top
-margin below Plotly's toolbar, the legend at the figure's foot, and the per-label chart is tall
-enough for its longest label drawn upright below the bars (bugleft24: at 390 px "system_a: P,
-R, F1 per label (Da San Martino)" ran past the chart's edge, a longer set name much further,
-and "Misrepresentation of Someone's Position (Straw Man)" was cut at the chart's foot)."""
+margin below Plotly's toolbar, the legend at the figure's foot, and the per-label chart lies on
+its side, each label beside its bars, as tall as its labels need (bugleft27; bugleft24: at 390
+px "system_a: P, R, F1 per label (Da San Martino)" ran past the chart's edge, a longer set name
+much further, and "Misrepresentation of Someone's Position (Straw Man)", drawn upright below
+the bars, was cut at the chart's foot)."""
 
 from __future__ import annotations
 
@@ -54,8 +55,40 @@ def test_the_scores_charts_titles_wrap_in_room_of_their_own() -> None:
     per_label = next(x for x in layouts if "per label" in x["title"]["text"])
     lines = per_label["title"]["text"].split("<br>")
     assert len(lines) == 2 and "".join(lines).startswith(LONG)  # the name alone is 48
-    longest = max(len(lab) for lab in {*gold.labels(), *system_a.labels()})
-    assert per_label["height"] >= 260 + charts.TICK_PX * longest
+    labels = {*gold.labels(), *system_a.labels()}
+    assert per_label["height"] >= charts.GROUP_PX * len(labels) + charts.AXIS_PX
+    (bars,) = {json.dumps(t.get("orientation")) for t in _per_label_traces(at)}
+    assert bars == '"h"'  # horizontal: each label's name beside its bars (bugleft27)
+
+
+def _per_label_traces(at: AppTest) -> list[dict]:
+    figs = [json.loads(e.proto.spec) for e in at.get("plotly_chart")]
+    (fig,) = [f for f in figs if "per label" in f["layout"]["title"]["text"]]
+    return list(fig["data"])
+
+
+def test_the_per_label_chart_lies_on_its_side_and_grows_with_its_labels() -> None:
+    """bugleft27: at 390 px the upright per-label chart gave each label's group of three bars
+    about 120 px of width and drew its name upright below them. Its bars now lie on their side,
+    one row of three a label in the table's order, each label wrapped beside them at
+    LABEL_CHARS and whole in the hover, and the chart grows by at least GROUP_PX a label."""
+    import pandas as pd
+
+    names = ["Misrepresentation of Someone's Position (Straw Man)", "Doubt", "<b>x</b>",
+             *(f"label {i}" for i in range(17))]
+    df = pd.DataFrame({"label": names, "P": 0.5, "R": 0.25, "F1": 1 / 3})
+    fig = charts.per_label_prf(df, title="t")
+    assert [t.orientation for t in fig.data] == ["h", "h", "h"]
+    assert [t.name for t in fig.data] == ["P", "R", "F1"]
+    ticks = list(fig.data[0].y)
+    assert ticks[0] == "Misrepresentation of<br>Someone's Position<br>(Straw Man)"
+    assert ticks[2] == "&lt;b&gt;x&lt;/b&gt;"  # escaped, as every label a chart draws
+    assert all(len(line) <= charts.LABEL_CHARS for t in ticks for line in t.split("<br>"))
+    assert fig.data[0].customdata[0] == names[0]  # the hover's name whole
+    assert fig.layout.yaxis.autorange == "reversed"  # the table's first label at the top
+    few = charts.per_label_prf(df.head(4), title="t")
+    assert fig.layout.height - few.layout.height >= charts.GROUP_PX * 16
+    assert fig.layout.height >= charts.GROUP_PX * len(names) + charts.AXIS_PX
 
 
 def test_a_short_title_stays_on_one_line() -> None:

@@ -227,3 +227,26 @@ def test_the_radios_are_named_for_a_screen_reader(
     score = page.get_by_role("radiogroup", name="Score")
     for option in ("R", "P", "F1"):
         expect(score.get_by_role("radio", name=option, exact=True)).to_have_count(1)
+
+
+def test_example9_ladder_draws_each_tiles_number_as_its_grey_bar(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace
+) -> None:
+    """bugleft27: at level 1 the tiles said nlp4if2019 (-m) 1 and semeval2021 1.25 while the
+    ladder's grey bars of those metrics said 0.25 and 0.25 (labels as written): no bar drew
+    1.25. The ladder now projects the labels first, after one bar on the labels as written, so
+    each tile's number is the value written beside its grey bar, at 1,440 px and on a phone."""
+    _open(vpage, st_ui, app_url, "mafalda-example9")
+    assert _tile(vpage, "semeval2021, level 1 — recall") == "1.25 (5/4)"
+    assert _tile(vpage, "nlp4if2019 (-m), level 1 — recall") == "1"
+    ladder = vpage.locator(".st-key-learn_waterfall [data-testid='stVegaLiteChart']")
+    ladder.scroll_into_view_if_needed()
+    texts = ladder.locator("g.mark-text.role-mark text")
+    expect(texts.first).to_be_visible(timeout=30_000)
+    values = [t.text_content() or "" for t in texts.all()]
+    assert values[:5] == ["0.250", "+0.750", "1.000", "+0.250", "1.250"], values
+    assert values[-1] == "1.000"  # MAFALDA, level 1: the MAFALDA tile
+    box = ladder.bounding_box()
+    assert box and box["x"] + box["width"] <= vpage.viewport_size["width"]
+    st_ui.shot(vpage, f"learn_example9_ladder_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []

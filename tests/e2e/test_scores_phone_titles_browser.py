@@ -1,11 +1,12 @@
 """Real browser at 1440 and 390 px: the Scores page's charts keep their title inside the chart,
-apart from the legend and the toolbar, and the per-label chart draws every label whole below its
-bars (bugleft24: at 390 px the per-label title ran past the chart's edge and "Misrepresentation
-of Someone's Position (Straw Man)" was cut at its foot). Screenshots:
-``test-artifacts/screenshots/scores_titles_*``."""
+apart from the legend and the toolbar, and the per-label chart draws every label whole beside
+its bars, which lie on their side (bugleft27; bugleft24: at 390 px the per-label title ran past
+the chart's edge and "Misrepresentation of Someone's Position (Straw Man)" was cut at its
+foot). Screenshots: ``test-artifacts/screenshots/scores_titles_*``."""
 
 from __future__ import annotations
 
+import itertools
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote_plus
@@ -50,12 +51,23 @@ def test_titles_and_labels_are_whole_and_apart(app_url: str, vpage: Any, st_ui: 
     assert not _overlap(title, legend) and not _overlap(title, modebar)
     assert svg["x"] + svg["width"] <= VIEWPORTS[vpage.viewport_name]["width"]
     if chart == "per_label_chart":
-        ticks = vpage.locator(f"{root} .xtick text")
+        # bugleft27: the bars lie on their side, each label beside its group, so a phone gives
+        # every group the chart's height it needs (not ~120 px of width, its name upright)
+        ticks = vpage.locator(f"{root} .ytick text")
         assert ticks.count() >= 10
         names = [ticks.nth(i).text_content() or "" for i in range(ticks.count())]
         assert any("Straw Man" in n for n in names), names
+        boxes = []
         for i in range(ticks.count()):
             box = ticks.nth(i).bounding_box()
             assert box and _inside(box, svg), (names[i], box, svg)
+            assert box["width"] < 0.5 * svg["width"], (names[i], box)  # room for the bars
+            boxes.append(box)
+        boxes.sort(key=lambda b: b["y"])
+        assert all(not _overlap(a, b) for a, b in itertools.pairwise(boxes))
+        bars = vpage.locator(f"{root} g.point path")
+        heights = [b["height"] for b in (bars.nth(i).bounding_box() for i in range(bars.count()))
+                   if b and b["width"] > 0]
+        assert heights and min(heights) >= 8, heights  # each bar a readable row
     st_ui.shot(vpage, f"scores_titles_{chart}_{vpage.viewport_name}")
     assert st_ui.app_errors(vpage) == []
