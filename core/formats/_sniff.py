@@ -147,7 +147,8 @@ its ``name`` first, then, before any list, the project's ``mode`` (``ANNOTATION`
 UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
                   "the settings of an INCEpTION or WebAnno project export",
                   "Label Studio tasks to import", "records of a text and its category",
-                  "records of token and tag lists", "records with doccano's span objects")
+                  "records of token and tag lists", "records with doccano's span objects",
+                  "records of an item's id and its label")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
@@ -185,9 +186,10 @@ def _other_json(head: str) -> str | None:
 
 
 def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
-    """What the head's JSON records are when they are one of three layouts no format reads
-    (wild14 tour): a text and its category, doccano's span objects under another key, or token
-    and tag lists; else None."""
+    """What the head's JSON records are when they are one of four layouts no format reads
+    (wild14 and wild15 tours): a text and its category, doccano's span objects under another
+    key, an item's id and its label (:func:`_judgements`), or token and tag lists; else
+    None."""
     if records and all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
                        and not any(isinstance(v, (list, dict)) for v in r.values())
                        for r in records):
@@ -206,6 +208,9 @@ def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
                 f"under '{key}', a key no doccano export writes: rename '{key}' to 'entities' "
                 "(doccano 1.6's layout), give each record an 'id' of its own, and read the file "
                 "again (--format doccano reads them only under 'entities' or 'annotations')")
+    judgements = _judgements(records)
+    if judgements is not None:
+        return judgements
     if records and all(_token_tag_lists(r) for r in records) and any(
             re.fullmatch(r"[BIESLU]-\S+", tag) for r in records
             for tag in [v for v in r.values() if isinstance(v, list)][1]):
@@ -214,6 +219,31 @@ def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
                 "Face datasets keep it): no format SpanScope reads; write them as CoNLL (a token "
                 "and its tag a line, a blank line between records)")
     return None
+
+
+def _judgements(records: tuple[dict[str, Any], ...]) -> str | None:
+    """What records of flat values naming an item and a label, with no text and no offsets,
+    are (wild15 tour: FabioEhr/linguistica-annotator's ``annotations.jsonl``, ``{"row_uuid",
+    "annotator", "timestamp", "id", "label"}``, one judgement per click), else None."""
+    def judgement(record: dict[str, Any]) -> bool:
+        keys = {k.lower() for k in record}
+        return (not any(isinstance(v, (list, dict)) for v in record.values())
+                and bool(keys & _LABEL_KEYS) and not keys & _TEXT_OR_OFFSET_KEYS
+                and any(k == "id" or k.endswith(("_id", "uuid")) for k in keys))
+    if not records or not all(judgement(r) for r in records):
+        return None
+    keys = ", ".join(f'"{k}"' for k in records[0])
+    return (f"records of an item's id and its label ({{{keys}}}: judgements of items whose "
+            "texts are kept elsewhere, such as an annotation app's log of document classes): "
+            "no text and no character offsets to read; SpanScope measures spans within "
+            "documents: export the documents with their spans (such as doccano's JSONL "
+            "{\"text\": ..., \"label\": [[start, end, label]]})")
+
+
+_LABEL_KEYS = frozenset({"label", "labels", "category", "class", "answer", "choice"})
+_TEXT_OR_OFFSET_KEYS = frozenset({"text", "data", "content", "sentence", "document", "tokens",
+                                  "start", "end", "start_offset", "end_offset", "offset"})
+"""Keys that make a flat record more than an item's id and its label."""
 
 
 _DOCCANO_SPAN_KEYS = frozenset({"entities", "annotations", "label", "labels"})
