@@ -148,7 +148,8 @@ UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
                   "the settings of an INCEpTION or WebAnno project export",
                   "Label Studio tasks to import", "records of a text and its category",
                   "records of token and tag lists", "records with doccano's span objects",
-                  "records of an item's id and its label")
+                  "records of an item's id and its label",
+                  "SemEval-2021 task 6 records in a JSON object keyed by their ids")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
@@ -171,6 +172,9 @@ def _other_json(head: str) -> str | None:
                 "annotations are in the export's annotation/ folder (one file per document "
                 "and annotator) and curation/ folder; export the project in WebAnno TSV 3 or "
                 "UIMA CAS XMI and read those")
+    by_id = _semeval_by_id(body)
+    if by_id is not None:
+        return by_id
     array = _array(body)
     task = array.first if array.kind == "array" else first if isinstance(first, dict) else None
     if isinstance(task, dict) and set(task) == {"data"} and isinstance(task["data"], dict):
@@ -183,6 +187,28 @@ def _other_json(head: str) -> str | None:
                 "with their ner tags): convert it to a DocBin with 'python -m spacy convert "
                 "FILE OUTPUT_DIR', and read the .spacy file")
     return None
+
+
+_RECORDS_BY_ID = re.compile(r'\{\s*"([^"\\]{1,40})"\s*:\s*\{\s*"id"\s*:')
+"""A JSON object whose first member is a record that starts with its ``id``."""
+
+
+def _semeval_by_id(body: str) -> str | None:
+    """What a JSON object of SemEval-2021 task 6 records keyed by their ids is (wild15 tour:
+    the code-switched propaganda corpus, umar1997/Propaganda_Detection_on_Code_Switched_Data,
+    ``{"0": {"id": "0", "text": ..., "labels": [{"start_index", "end_index", "technique",
+    "text_fragment"}]}}``), with what to do; None for any other head."""
+    found = _RECORDS_BY_ID.match(body)
+    if found is None or '"labels"' not in body or '"technique"' not in body:
+        return None
+    renamed = '"start_index"' in body and '"end_index"' in body
+    offsets = '"start_index", "end_index"' if renamed else '"start", "end"'
+    rename = (", rename 'start_index' and 'end_index' to 'start' and 'end'" if renamed
+              else "")
+    return (f"SemEval-2021 task 6 records in a JSON object keyed by their ids ({{\"{found[1]}\": "
+            f"{{\"id\", \"text\", \"labels\": [{{{offsets}, \"technique\", ...}}]}}, ...}}), "
+            f"not the task's JSON list: write the records as a list{rename}, and read it with "
+            "--format semeval2021")
 
 
 def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
