@@ -149,7 +149,8 @@ UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
                   "Label Studio tasks to import", "records of a text and its category",
                   "records of token and tag lists", "records with doccano's span objects",
                   "records of an item's id and its label",
-                  "SemEval-2021 task 6 records in a JSON object keyed by their ids")
+                  "SemEval-2021 task 6 records in a JSON object keyed by their ids",
+                  "DyGIE++ or PURE JSON Lines")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
@@ -212,32 +213,63 @@ def _semeval_by_id(body: str) -> str | None:
 
 
 def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
-    """What the head's JSON records are when they are one of four layouts no format reads
+    """What the head's JSON records are when they are one of the layouts no format reads
     (wild14 and wild15 tours): a text and its category, doccano's span objects under another
-    key, an item's id and its label (:func:`_judgements`), or token and tag lists; else
-    None."""
-    if records and all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
-                       and not any(isinstance(v, (list, dict)) for v in r.values())
-                       for r in records):
+    key, an item's id and its label, DyGIE++'s token-indexed entities, or token and tag lists;
+    else None."""
+    if not records:
+        return None
+    for layout in (_text_and_category, _span_objects_elsewhere, _judgements, _dygie,
+                   _token_and_tag_records):
+        found = layout(records)
+        if found is not None:
+            return found
+    return None
+
+
+def _text_and_category(records: tuple[dict[str, Any], ...]) -> str | None:
+    """Records of a text and its category (wild14: kayako's ``entities_data.jsonl``)."""
+    if all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
+           and not any(isinstance(v, (list, dict)) for v in r.values()) for r in records):
         return ("records of a text and its category ({\"text\", \"category\"}: a text "
                 "classification's data, or fragments cut out of their documents): no character "
                 "offsets to read; SpanScope measures spans within documents: export the "
                 "documents with their spans (such as doccano's JSONL {\"text\": ..., \"label\": "
                 "[[start, end, label]]})")
+    return None
+
+
+def _span_objects_elsewhere(records: tuple[dict[str, Any], ...]) -> str | None:
+    """Records with doccano's span objects under a key no doccano export writes (wild14:
+    CHED's ``events``)."""
     span_keys = {k for r in records for k, v in r.items()
                  if k not in _DOCCANO_SPAN_KEYS and isinstance(v, list) and v and all(
                      isinstance(o, dict) and {"start_offset", "end_offset", "label"} <= o.keys()
                      for o in v)}
-    if records and len(span_keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
+    if len(span_keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
         (key,) = span_keys
         return (f"records with doccano's span objects ({{start_offset, end_offset, label}}) "
                 f"under '{key}', a key no doccano export writes: rename '{key}' to 'entities' "
                 "(doccano 1.6's layout), give each record an 'id' of its own, and read the file "
                 "again (--format doccano reads them only under 'entities' or 'annotations')")
-    judgements = _judgements(records)
-    if judgements is not None:
-        return judgements
-    if records and all(_token_tag_lists(r) for r in records) and any(
+    return None
+
+
+def _dygie(records: tuple[dict[str, Any], ...]) -> str | None:
+    """DyGIE++'s or PURE's JSON Lines (wild15: DiMB-RE's ``dev.json``)."""
+    if not all(_token_index_entities(r) for r in records):
+        return None
+    keys = ", ".join(f'"{k}"' for k in list(records[0])[:5])
+    return ("DyGIE++ or PURE JSON Lines ({" + keys + ", ...}: the tokens of each sentence, "
+            "entities as [first token, last token, label] counted over the document): no "
+            "text and no character offsets to read; write the tokens with their tags as "
+            "CoNLL (B- on an entity's first token, I- on the rest, a blank line between "
+            "sentences) and read that")
+
+
+def _token_and_tag_records(records: tuple[dict[str, Any], ...]) -> str | None:
+    """Records of token and tag lists, one tag at least a BIO tag (wild14: a Telugu set)."""
+    if all(_token_tag_lists(r) for r in records) and any(
             re.fullmatch(r"[BIESLU]-\S+", tag) for r in records
             for tag in [v for v in r.values() if isinstance(v, list)][1]):
         keys = ", ".join(f'"{k}"' for k in records[0])
@@ -274,6 +306,18 @@ _TEXT_OR_OFFSET_KEYS = frozenset({"text", "data", "content", "sentence", "docume
 
 _DOCCANO_SPAN_KEYS = frozenset({"entities", "annotations", "label", "labels"})
 """Where doccano's exports keep their spans."""
+
+
+def _token_index_entities(record: dict[str, Any]) -> bool:
+    """Is ``record`` DyGIE++'s or PURE's: ``sentences``, lists of token strings, and ``ner``,
+    per sentence a list of ``[first, last, label]`` (wild15 tour: DiMB-RE's ``dev.json``)?"""
+    sentences, ner = record.get("sentences"), record.get("ner")
+    return (isinstance(sentences, list) and isinstance(ner, list) and len(ner) == len(sentences)
+            and all(isinstance(s, list) and all(isinstance(t, str) for t in s)
+                    for s in sentences)
+            and all(isinstance(per, list) and all(
+                isinstance(e, list) and len(e) >= 3 and isinstance(e[0], int)
+                and isinstance(e[1], int) for e in per) for per in ner))
 
 
 def _token_tag_lists(record: dict[str, Any]) -> bool:
