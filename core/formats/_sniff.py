@@ -123,12 +123,32 @@ def why_undetected(data: bytes) -> str | None:
     other = _other_json(head_of(data))
     if other is not None:
         return other
+    toxic = _toxic_spans_csv(head[:HEAD_MIN].decode("utf-8", errors="replace"))
+    if toxic is not None:
+        return toxic
     names = offsetless_header(head[:HEAD_MIN].decode("utf-8", errors="replace"))
     if names is not None:
         shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
         return (f"{NOT_AN_EXPORT}: a table whose header ({shown}) names no character offsets "
                 "(start, end) and no token tags, which every span format SpanScope reads gives")
     return None
+
+
+_TOXIC_SPANS = re.compile(r'(?:spans,text|text,spans)\r?\n"?\[[0-9, ]*\]')
+"""SemEval-2021 task 5's CSV: a header ``spans,text`` and, per post, the list of the offsets of
+its toxic characters."""
+
+
+def _toxic_spans_csv(head: str) -> str | None:
+    """What SemEval-2021 task 5's Toxic Spans CSV is (wild15 tour: ipavlopoulos/toxic_spans's
+    ``tsd_trial.csv``, ``tsd_test.csv``), with what to do; None for any other head."""
+    if _TOXIC_SPANS.match(head.lstrip("\ufeff")) is None:
+        return None
+    return ("SemEval-2021 task 5's Toxic Spans CSV (spans,text: per post, the offsets of its "
+            "toxic characters, one by one): no format SpanScope reads; make each run of "
+            "consecutive offsets a span from its first offset to one past its last, labelled "
+            "'toxic', and write the posts as doccano JSONL ({\"id\": ..., \"text\": ..., "
+            "\"label\": [[start, end, \"toxic\"]]}), then read that")
 
 
 _NER_ANNOTATOR = re.compile(r'\{\s*"classes"\s*:\s*\[[^\]]*\]\s*,\s*"annotations"\s*:\s*\[\s*\[')
@@ -150,7 +170,7 @@ UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
                   "records of token and tag lists", "records with doccano's span objects",
                   "records of an item's id and its label",
                   "SemEval-2021 task 6 records in a JSON object keyed by their ids",
-                  "DyGIE++ or PURE JSON Lines")
+                  "DyGIE++ or PURE JSON Lines", "SemEval-2021 task 5's Toxic Spans CSV")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
