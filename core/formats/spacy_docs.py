@@ -349,16 +349,19 @@ def _warn_tag_labels(loaded: Loaded, labels: Counter[str]) -> None:
     (``B-LOC``, ``I-LOC``): the tool that built the file took each token's tag for a label
     (the wild14 tour's Telugu DocBin), so an entity is read as a span per token, none of which
     matches a gold span labelled ``LOC``. Read as they are; the warning says what to do."""
-    tags = [_TAG_LABEL.fullmatch(label) for label in labels]
-    if not labels or None in tags or len({m.group(1) for m in tags if m}) < 2:
+    tags = [_TAG_LABEL.fullmatch(label) for label in labels if label != "O"]
+    if not tags or None in tags or len({m.group(1) for m in tags if m}) < 2:
         return
     shown = ", ".join(f"{label} {n:,}" for label, n in labels.most_common(8))
     more = f", and {len(labels) - 8} more" if len(labels) > 8 else ""
     first = next(m.group(2) for m in tags if m)
+    # joseBarros/ner_genetics_collab's dev.spacy: every token a span, 79,417 of them 'O'
+    outside = (f", and the {labels['O']:,} spans labelled 'O' are tokens outside any entity"
+               if "O" in labels else "")
     loaded.warn(f"the span labels are BIO tags ({shown}{more}): the file holds a span per "
                 f"tagged token, so an entity of two tokens is read as two spans "
                 f"('B-{first}', 'I-{first}'), and each would score 0 against a span labelled "
-                f"{first!r}; rebuild the file with a span per entity (spaCy's "
+                f"{first!r}{outside}; rebuild the file with a span per entity (spaCy's "
                 "biluo_tags_to_spans on each document's tags), or write its tokens and tags as "
                 "CoNLL (a token and its tag a line) and read that", field="label",
                 kind="tag-labels")

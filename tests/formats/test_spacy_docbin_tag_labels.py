@@ -44,3 +44,13 @@ def test_labels_with_a_prefix_that_are_no_tags_are_not_warned_of(tmp_path: Path)
     for labels in ([(0, "B-PER"), (3, "B-PER")], [(0, "E-MAIL"), (3, "PER")]):
         loaded = load_path(_docbin(tmp_path / "dev.spacy", labels))
         assert not [d for d in loaded.diagnostics if d.kind == "tag-labels"], labels
+
+
+def test_o_tags_as_span_labels_are_counted_as_tokens_outside(tmp_path: Path) -> None:
+    """joseBarros/ner_genetics_collab@f58aa53 ``corpus/dev.spacy`` (wild15 tour): every
+    token is a span labelled with its tag, 'O' included (79,417 of its 98,258 spans)."""
+    src = _docbin(tmp_path / "dev.spacy", [(0, "B-PER"), (1, "I-PER"), (2, "O"), (3, "B-PER"),
+                                           (4, "O")])
+    (warning,) = [d for d in load_path(src).diagnostics if d.kind == "tag-labels"]
+    assert "the span labels are BIO tags (B-PER 4, O 4, I-PER 2)" in str(warning)
+    assert "and the 4 spans labelled 'O' are tokens outside any entity" in str(warning)
