@@ -357,10 +357,19 @@ def ind_label_studio(path: Path, options: dict[str, Any]) -> Reading:
 
 def ind_brat(path: Path, options: dict[str, Any]) -> Reading:
     """brat standoff: ``T`` lines ``ID<TAB>TYPE START END[;START END]<TAB>TEXT``, every fragment
-    a span; the text in the ``.txt`` beside the ``.ann``."""
+    a span; the text in the ``.txt`` beside the ``.ann``, or, for a corpus whose README pairs
+    ``txt/<id>.txt`` with ``brat/<id>.ann`` (SPG-Extended-Corpus), when no ``.ann`` has a text
+    beside it, the one ``.txt`` of its name under the input."""
     r = Reading()
-    for ann in _files(path, ".ann"):
+    anns = list(_files(path, ".ann"))
+    by_name: dict[str, list[Path]] = {}
+    if not any(a.with_suffix(".txt").is_file() for a in anns):
+        for t in _files(path, ".txt"):
+            by_name.setdefault(t.stem, []).append(t)
+    for ann in anns:
         txt = ann.with_suffix(".txt")
+        if not txt.is_file() and len(by_name.get(ann.stem, [])) == 1:
+            txt = by_name[ann.stem][0]
         text = txt.read_text(encoding="utf-8") if txt.is_file() else None
         spans = []
         for line in ann.read_text(encoding="utf-8").splitlines():

@@ -448,6 +448,7 @@ def iter_jsonl(file: str, text: str) -> list[tuple[int, Any]]:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _NUMBER_RE = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _WS = " \t\n\r"
+_WS_RUN = re.compile(r"[ \t\n\r]*")
 
 
 class JsonLocator:
@@ -467,6 +468,7 @@ class JsonLocator:
         # elements ((index,), or (key, index) under a top-level key; or -1: the whole text)
         # already scanned
         self._scanned: set[int | tuple[str | int, ...]] = set()
+        self._shallow: set[tuple[str | int, ...]] = set()  # elements whose members are known
         self._members: dict[str, list[int] | None] = {}  # key -> its array's element offsets
 
     def items_found(self, starts: list[int]) -> None:
@@ -539,9 +541,50 @@ class JsonLocator:
         if not 0 <= index < len(items):
             return
         self._pos.setdefault(element, items[index])
-        if len(path) > len(element) and element not in self._scanned:
+        if len(path) == len(element) + 1 and element not in self._scanned:
+            # A member of the element (a record's 'id' that is missing, a warning for every
+            # record of a list without ids): its members are found with the C decoder, not
+            # the element scanned value by value in Python.
+            if element not in self._shallow and not self._absent(items, index, path[-1]):
+                self._shallow.add(element)
+                self._members_of(items[index], element)
+        elif len(path) > len(element) and element not in self._scanned:
             self._scanned.add(element)
             self._scan(items[index], element)
+
+    def _absent(self, items: list[int], index: int, key: str | int) -> bool:
+        """Is ``key`` surely no member of element ``index``: its quoted name is nowhere in the
+        element's text, which holds no escape that could spell it? (Two searches in C: a
+        reader warning of a missing 'id' in every record asks this of each.)"""
+        if not (isinstance(key, str) and key.isidentifier()):
+            return False  # a name with a quote or a backslash has other spellings
+        end = items[index + 1] if index + 1 < len(items) else len(self.text)
+        start = items[index]
+        return (self.text.find(f'"{key}"', start, end) < 0
+                and self.text.find("\\u", start, end) < 0)
+
+    def _members_of(self, i: int, path: tuple[str | int, ...]) -> None:
+        """The offsets of the members of the object or array opening at ``i`` (at ``path``),
+        each value skipped with the C decoder: what :meth:`_scan` records one level down."""
+        t = self.text
+        decoder = json.JSONDecoder()
+        close = {"{": "}", "[": "]"}.get(t[i])
+        if close is None:
+            return
+        i = self._skip(i + 1)
+        index = 0
+        while t[i] != close:
+            if close == "}":
+                key, i = json.decoder.scanstring(t, i + 1)  # type: ignore[attr-defined]
+                i = self._skip(self._skip(i) + 1)  # past the colon
+                self._pos[(*path, key)] = i
+            else:
+                self._pos[(*path, index)] = i
+                index += 1
+            _, end = decoder.raw_decode(t, i)
+            i = self._skip(end)
+            if t[i] == ",":
+                i = self._skip(i + 1)
 
     def _array_items(self, i: int) -> list[int]:
         """The start offsets of the elements of the array that opens at ``i``, each found by
@@ -593,9 +636,8 @@ class JsonLocator:
 
 
     def _skip(self, i: int) -> int:
-        while i < len(self.text) and self.text[i] in _WS:
-            i += 1
-        return i
+        match = _WS_RUN.match(self.text, i) if i < len(self.text) else None
+        return i if match is None else match.end()
 
     def _scan(self, i: int, path: tuple[str | int, ...]) -> int:
         self._pos[path] = i

@@ -123,12 +123,32 @@ def why_undetected(data: bytes) -> str | None:
     other = _other_json(head_of(data))
     if other is not None:
         return other
+    toxic = _toxic_spans_csv(head[:HEAD_MIN].decode("utf-8", errors="replace"))
+    if toxic is not None:
+        return toxic
     names = offsetless_header(head[:HEAD_MIN].decode("utf-8", errors="replace"))
     if names is not None:
         shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
         return (f"{NOT_AN_EXPORT}: a table whose header ({shown}) names no character offsets "
                 "(start, end) and no token tags, which every span format SpanScope reads gives")
     return None
+
+
+_TOXIC_SPANS = re.compile(r'(?:spans,text|text,spans)\r?\n"?\[[0-9, ]*\]')
+"""SemEval-2021 task 5's CSV: a header ``spans,text`` and, per post, the list of the offsets of
+its toxic characters."""
+
+
+def _toxic_spans_csv(head: str) -> str | None:
+    """What SemEval-2021 task 5's Toxic Spans CSV is (wild15 tour: ipavlopoulos/toxic_spans's
+    ``tsd_trial.csv``, ``tsd_test.csv``), with what to do; None for any other head."""
+    if _TOXIC_SPANS.match(head.lstrip("\ufeff")) is None:
+        return None
+    return ("SemEval-2021 task 5's Toxic Spans CSV (spans,text: per post, the offsets of its "
+            "toxic characters, one by one): no format SpanScope reads; make each run of "
+            "consecutive offsets a span from its first offset to one past its last, labelled "
+            "'toxic', and write the posts as doccano JSONL ({\"id\": ..., \"text\": ..., "
+            "\"label\": [[start, end, \"toxic\"]]}), then read that")
 
 
 _NER_ANNOTATOR = re.compile(r'\{\s*"classes"\s*:\s*\[[^\]]*\]\s*,\s*"annotations"\s*:\s*\[\s*\[')
@@ -147,7 +167,10 @@ its ``name`` first, then, before any list, the project's ``mode`` (``ANNOTATION`
 UNREAD_LAYOUTS = ("JSON Lines of lists", "spaCy v2's JSON training data",
                   "the settings of an INCEpTION or WebAnno project export",
                   "Label Studio tasks to import", "records of a text and its category",
-                  "records of token and tag lists", "records with doccano's span objects")
+                  "records of token and tag lists", "records with doccano's span objects",
+                  "records of an item's id and its label",
+                  "SemEval-2021 task 6 records in a JSON object keyed by their ids",
+                  "DyGIE++ or PURE JSON Lines", "SemEval-2021 task 5's Toxic Spans CSV")
 """How :func:`why_undetected` starts its answer for a known layout no format reads."""
 
 
@@ -170,6 +193,9 @@ def _other_json(head: str) -> str | None:
                 "annotations are in the export's annotation/ folder (one file per document "
                 "and annotator) and curation/ folder; export the project in WebAnno TSV 3 or "
                 "UIMA CAS XMI and read those")
+    by_id = _semeval_by_id(body)
+    if by_id is not None:
+        return by_id
     array = _array(body)
     task = array.first if array.kind == "array" else first if isinstance(first, dict) else None
     if isinstance(task, dict) and set(task) == {"data"} and isinstance(task["data"], dict):
@@ -184,29 +210,86 @@ def _other_json(head: str) -> str | None:
     return None
 
 
+_RECORDS_BY_ID = re.compile(r'\{\s*"([^"\\]{1,40})"\s*:\s*\{\s*"id"\s*:')
+"""A JSON object whose first member is a record that starts with its ``id``."""
+
+
+def _semeval_by_id(body: str) -> str | None:
+    """What a JSON object of SemEval-2021 task 6 records keyed by their ids is (wild15 tour:
+    the code-switched propaganda corpus, umar1997/Propaganda_Detection_on_Code_Switched_Data,
+    ``{"0": {"id": "0", "text": ..., "labels": [{"start_index", "end_index", "technique",
+    "text_fragment"}]}}``), with what to do; None for any other head."""
+    found = _RECORDS_BY_ID.match(body)
+    if found is None or '"labels"' not in body or '"technique"' not in body:
+        return None
+    renamed = '"start_index"' in body and '"end_index"' in body
+    offsets = '"start_index", "end_index"' if renamed else '"start", "end"'
+    rename = (", rename 'start_index' and 'end_index' to 'start' and 'end'" if renamed
+              else "")
+    return (f"SemEval-2021 task 6 records in a JSON object keyed by their ids ({{\"{found[1]}\": "
+            f"{{\"id\", \"text\", \"labels\": [{{{offsets}, \"technique\", ...}}]}}, ...}}), "
+            f"not the task's JSON list: write the records as a list{rename}, and read it with "
+            "--format semeval2021")
+
+
 def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
-    """What the head's JSON records are when they are one of three layouts no format reads
-    (wild14 tour): a text and its category, doccano's span objects under another key, or token
-    and tag lists; else None."""
-    if records and all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
-                       and not any(isinstance(v, (list, dict)) for v in r.values())
-                       for r in records):
+    """What the head's JSON records are when they are one of the layouts no format reads
+    (wild14 and wild15 tours): a text and its category, doccano's span objects under another
+    key, an item's id and its label, DyGIE++'s token-indexed entities, or token and tag lists;
+    else None."""
+    if not records:
+        return None
+    for layout in (_text_and_category, _span_objects_elsewhere, _judgements, _dygie,
+                   _token_and_tag_records):
+        found = layout(records)
+        if found is not None:
+            return found
+    return None
+
+
+def _text_and_category(records: tuple[dict[str, Any], ...]) -> str | None:
+    """Records of a text and its category (wild14: kayako's ``entities_data.jsonl``)."""
+    if all(isinstance(r.get("text"), str) and isinstance(r.get("category"), str)
+           and not any(isinstance(v, (list, dict)) for v in r.values()) for r in records):
         return ("records of a text and its category ({\"text\", \"category\"}: a text "
                 "classification's data, or fragments cut out of their documents): no character "
                 "offsets to read; SpanScope measures spans within documents: export the "
                 "documents with their spans (such as doccano's JSONL {\"text\": ..., \"label\": "
                 "[[start, end, label]]})")
+    return None
+
+
+def _span_objects_elsewhere(records: tuple[dict[str, Any], ...]) -> str | None:
+    """Records with doccano's span objects under a key no doccano export writes (wild14:
+    CHED's ``events``)."""
     span_keys = {k for r in records for k, v in r.items()
                  if k not in _DOCCANO_SPAN_KEYS and isinstance(v, list) and v and all(
                      isinstance(o, dict) and {"start_offset", "end_offset", "label"} <= o.keys()
                      for o in v)}
-    if records and len(span_keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
+    if len(span_keys) == 1 and all(isinstance(r.get("text"), str) for r in records):
         (key,) = span_keys
         return (f"records with doccano's span objects ({{start_offset, end_offset, label}}) "
                 f"under '{key}', a key no doccano export writes: rename '{key}' to 'entities' "
                 "(doccano 1.6's layout), give each record an 'id' of its own, and read the file "
                 "again (--format doccano reads them only under 'entities' or 'annotations')")
-    if records and all(_token_tag_lists(r) for r in records) and any(
+    return None
+
+
+def _dygie(records: tuple[dict[str, Any], ...]) -> str | None:
+    """DyGIE++'s or PURE's JSON Lines (wild15: DiMB-RE's ``dev.json``)."""
+    if not all(_token_index_entities(r) for r in records):
+        return None
+    keys = ", ".join(f'"{k}"' for k in list(records[0])[:5])
+    return ("DyGIE++ or PURE JSON Lines ({" + keys + ", ...}: the tokens of each sentence, "
+            "entities as [first token, last token, label] counted over the document): no "
+            "text and no character offsets to read; write the tokens with their tags as "
+            "CoNLL (B- on an entity's first token, I- on the rest, a blank line between "
+            "sentences) and read that")
+
+
+def _token_and_tag_records(records: tuple[dict[str, Any], ...]) -> str | None:
+    """Records of token and tag lists, one tag at least a BIO tag (wild14: a Telugu set)."""
+    if all(_token_tag_lists(r) for r in records) and any(
             re.fullmatch(r"[BIESLU]-\S+", tag) for r in records
             for tag in [v for v in r.values() if isinstance(v, list)][1]):
         keys = ", ".join(f'"{k}"' for k in records[0])
@@ -216,8 +299,45 @@ def _records_layout(records: tuple[dict[str, Any], ...]) -> str | None:
     return None
 
 
+def _judgements(records: tuple[dict[str, Any], ...]) -> str | None:
+    """What records of flat values naming an item and a label, with no text and no offsets,
+    are (wild15 tour: FabioEhr/linguistica-annotator's ``annotations.jsonl``, ``{"row_uuid",
+    "annotator", "timestamp", "id", "label"}``, one judgement per click), else None."""
+    def judgement(record: dict[str, Any]) -> bool:
+        keys = {k.lower() for k in record}
+        return (not any(isinstance(v, (list, dict)) for v in record.values())
+                and bool(keys & _LABEL_KEYS) and not keys & _TEXT_OR_OFFSET_KEYS
+                and any(k == "id" or k.endswith(("_id", "uuid")) for k in keys))
+    if not records or not all(judgement(r) for r in records):
+        return None
+    keys = ", ".join(f'"{k}"' for k in records[0])
+    return (f"records of an item's id and its label ({{{keys}}}: judgements of items whose "
+            "texts are kept elsewhere, such as an annotation app's log of document classes): "
+            "no text and no character offsets to read; SpanScope measures spans within "
+            "documents: export the documents with their spans (such as doccano's JSONL "
+            "{\"text\": ..., \"label\": [[start, end, label]]})")
+
+
+_LABEL_KEYS = frozenset({"label", "labels", "category", "class", "answer", "choice"})
+_TEXT_OR_OFFSET_KEYS = frozenset({"text", "data", "content", "sentence", "document", "tokens",
+                                  "start", "end", "start_offset", "end_offset", "offset"})
+"""Keys that make a flat record more than an item's id and its label."""
+
+
 _DOCCANO_SPAN_KEYS = frozenset({"entities", "annotations", "label", "labels"})
 """Where doccano's exports keep their spans."""
+
+
+def _token_index_entities(record: dict[str, Any]) -> bool:
+    """Is ``record`` DyGIE++'s or PURE's: ``sentences``, lists of token strings, and ``ner``,
+    per sentence a list of ``[first, last, label]`` (wild15 tour: DiMB-RE's ``dev.json``)?"""
+    sentences, ner = record.get("sentences"), record.get("ner")
+    return (isinstance(sentences, list) and isinstance(ner, list) and len(ner) == len(sentences)
+            and all(isinstance(s, list) and all(isinstance(t, str) for t in s)
+                    for s in sentences)
+            and all(isinstance(per, list) and all(
+                isinstance(e, list) and len(e) >= 3 and isinstance(e[0], int)
+                and isinstance(e[1], int) for e in per) for per in ner))
 
 
 def _token_tag_lists(record: dict[str, Any]) -> bool:

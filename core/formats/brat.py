@@ -61,6 +61,7 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions) -> Load
     if not ann:
         raise FormatError(name, "expected brat .ann files, found none")
     txt = {p[: -len(".txt")]: d for p, d in files.items() if p.lower().endswith(".txt")}
+    txt = _texts_from_their_folder(ann, txt, loaded, name)
     for path in files:
         if not path.lower().endswith((".ann", ".txt", ".conf")):
             loaded.warn(f"{path}: not a brat .ann, .txt or .conf file; ignored", kind="ignored")
@@ -113,6 +114,34 @@ def _set_and_document(name: str, stem: str, single: bool, folders: Mapping[str, 
         set_name = next(f for f, prefix in folders.items() if stem.startswith(prefix))
         return set_name, stem[len(folders[set_name]):]
     return set_name_of(name), PurePosixPath(stem).name if single else stem
+
+
+def _texts_from_their_folder(ann: Mapping[str, bytes], txt: dict[str, bytes], loaded: Loaded,
+                             name: str) -> dict[str, bytes]:
+    """The texts keyed by the ``.ann`` stems they go with. When no ``.ann`` has its ``.txt``
+    beside it, the ``.ann`` files are in one folder and the ``.txt`` files in another, and
+    every ``.ann`` has a ``.txt`` of its name there (the wild15 tour's SPG corpus:
+    ``brat/000096468.ann`` and ``txt/000096468.txt``), each text is taken from that folder,
+    with one warning; else ``txt`` unchanged."""
+    stems = [p[: -len(".ann")] for p in ann]
+    if not txt or any(stem in txt for stem in stems):
+        return txt
+    ann_folders = {PurePosixPath(stem).parent for stem in stems}
+    txt_folders = {PurePosixPath(stem).parent for stem in txt}
+    if len(ann_folders) != 1 or len(txt_folders) != 1:
+        return txt
+    (ann_folder,), (txt_folder,) = ann_folders, txt_folders
+    by_name = {PurePosixPath(stem).name: data for stem, data in txt.items()}
+    if not all(PurePosixPath(stem).name in by_name for stem in stems):
+        return txt
+    loaded.warn(KindedText(f"the texts are in the folder {txt_folder}/, the annotations in "
+                           f"{ann_folder}/: each .ann is read with the .txt of its name there "
+                           f"({len(stems)} pairs)", "folder-layout"), file=name)
+    names = {PurePosixPath(stem).name for stem in stems}
+    # a text without an .ann keeps its own path, to be warned of as before
+    paired = {stem: data for stem, data in txt.items() if PurePosixPath(stem).name not in names}
+    paired.update({str(ann_folder / n): by_name[n] for n in names})
+    return paired
 
 
 def _warn_lone_texts(ann: Mapping[str, bytes], txt: Mapping[str, bytes], loaded: Loaded

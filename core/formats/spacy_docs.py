@@ -39,6 +39,7 @@ import contextlib
 import json
 import re
 from array import array
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -315,6 +316,8 @@ def _read_docbin(file: str, data: bytes, options: ReadOptions) -> Loaded:
     if with_cats and (picked is None or not len(picked.doc)):
         _text_labels_note(loaded, with_cats, "documents", "doc.cats")
     _warn_groups_left(loaded, found, chosen_group)
+    if picked is not None:
+        _warn_tag_labels(loaded, Counter(names[code] for code in picked.label))
     loaded.sets.append(AnnotationSet(set_name_of(file.removesuffix(".spacy")),
                                      columns.spans(), options.role))
     return loaded
@@ -336,6 +339,32 @@ def _warn_groups_left(loaded: Loaded, found: Mapping[str, _Group], chosen: str |
         loaded.warn(f"{docs} {hold} {what}, not chosen (the spans read are {chosen!r}): "
                     f"{their} {spans} {are} not read (first: document {group.doc[0] + 1}); "
                     f"read them with --span-group {name}", field="span-group", kind="layer-choice")
+
+
+_TAG_LABEL = re.compile(r"([BIESLU])-(.+)")
+
+
+def _warn_tag_labels(loaded: Loaded, labels: Counter[str]) -> None:
+    """Warn when every span label is a tag of a BIO-like scheme with two prefixes or more
+    (``B-LOC``, ``I-LOC``): the tool that built the file took each token's tag for a label
+    (the wild14 tour's Telugu DocBin), so an entity is read as a span per token, none of which
+    matches a gold span labelled ``LOC``. Read as they are; the warning says what to do."""
+    tags = [_TAG_LABEL.fullmatch(label) for label in labels if label != "O"]
+    if not tags or None in tags or len({m.group(1) for m in tags if m}) < 2:
+        return
+    shown = ", ".join(f"{label} {n:,}" for label, n in labels.most_common(8))
+    more = f", and {len(labels) - 8} more" if len(labels) > 8 else ""
+    first = next(m.group(2) for m in tags if m)
+    # joseBarros/ner_genetics_collab's dev.spacy: every token a span, 79,417 of them 'O'
+    outside = (f", and the {labels['O']:,} spans labelled 'O' are tokens outside any entity"
+               if "O" in labels else "")
+    loaded.warn(f"the span labels are BIO tags ({shown}{more}): the file holds a span per "
+                f"tagged token, so an entity of two tokens is read as two spans "
+                f"('B-{first}', 'I-{first}'), and each would score 0 against a span labelled "
+                f"{first!r}{outside}; rebuild the file with a span per entity (spaCy's "
+                "biluo_tags_to_spans on each document's tags), or write its tokens and tags as "
+                "CoNLL (a token and its tag a line) and read that", field="label",
+                kind="tag-labels")
 
 
 def _doc_sentences(doc: Any) -> Sentences:

@@ -81,3 +81,28 @@ def test_doccano_span_objects_under_another_key_are_named_at_detection() -> None
     assert ("could not detect the format: records with doccano's span objects "
             "({start_offset, end_offset, label}) under 'events'") in message
     assert "rename 'events' to 'entities'" in message
+
+
+def test_records_of_an_items_id_and_its_label_are_named() -> None:
+    """FabioEhr/linguistica-annotator@816d0ee ``annotations.jsonl`` (wild14's leftover, read
+    in the wild15 tour): an annotation app's log, one record per judgement, ``{"row_uuid",
+    "annotator", "timestamp", "id", "label"}``, the items' texts kept elsewhere; it got "could
+    not detect the format; pass it explicitly (one of: ...)"."""
+    records = [{"row_uuid": f"{k:08x}-0000", "annotator": name, "timestamp":
+                f"2025-07-12T09:2{k}:11", "id": 90 + k % 3, "label": 1 + k % 2}
+               for k, name in enumerate(["Ada", "Ada", "Ben", "Ben", "Ada"])]
+    data = "".join(json.dumps(r) + "\n" for r in records).encode()
+    message = _refusal("annotations.jsonl", data)
+    assert ("could not detect the format: records of an item's id and its label "
+            '({"row_uuid", "annotator", "timestamp", "id", "label"}: judgements of items '
+            "whose texts are kept elsewhere") in message
+    assert "no text and no character offsets to read" in message
+
+
+def test_flat_records_with_a_text_are_not_taken_for_judgements() -> None:
+    from core.formats._sniff import _judgements
+
+    assert _judgements(({"id": 1, "text": "a b", "label": "x"},)) is None
+    assert _judgements(({"id": 1, "label": "x", "start": 0},)) is None
+    assert _judgements(({"label": "x", "score": 2},)) is None  # no id
+    assert _judgements(()) is None

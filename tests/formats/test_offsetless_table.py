@@ -50,3 +50,18 @@ def test_a_statements_table_written_by_pandas_with_its_index_is_named_too() -> N
         detect({"haas_tokenized.tsv": data})
     assert "not an annotation export: a table whose header (subject_id, subject_snippet," \
         in str(exc.value)
+
+
+def test_semeval2021_toxic_spans_csv_is_named_with_what_to_do() -> None:
+    """ipavlopoulos/toxic_spans@beaf170 ``SemEval2021/data/tsd_trial.csv`` (wild15 tour): the
+    task's CSV lists, per post, the offset of every toxic character; it got "could not detect
+    the format; pass it explicitly (one of: ...)". Our own posts, in that shape."""
+    data = (b'spans,text\n"[4, 5, 6, 7, 8]",You idiot.\n[],"Fine, thanks."\n'
+            b'"[0, 1, 2, 3, 4, 14, 15, 16, 17]","Loser, go away, trash."\n')
+    with pytest.raises(FormatError) as exc:
+        detect({"tsd_trial.csv": data})
+    message = str(exc.value)
+    assert "pass it explicitly" not in message
+    assert ("could not detect the format: SemEval-2021 task 5's Toxic Spans CSV (spans,text: "
+            "per post, the offsets of its toxic characters, one by one): no format SpanScope "
+            "reads; make each run of consecutive offsets a span") in message

@@ -55,3 +55,18 @@ def test_spacy_v2_training_json_says_to_convert_it() -> None:
     message = _refusal("bn_dev.json", json.dumps([doc], indent=2).encode())
     assert "spaCy v2's JSON training data" in message
     assert "python -m spacy convert FILE OUTPUT_DIR" in message
+
+
+def test_dygie_json_lines_of_token_indexed_entities_are_named() -> None:
+    """ScienceNLP-Lab/DiMB-RE@46eb09b ``data/DiMB-RE/ner_reduced_v6.1_trg_abs/dev.json``
+    (wild15 tour): DyGIE++'s layout, as PURE and PL-Marker read it, a document a line with
+    its sentences' tokens and ``ner`` entities as token indices; it got "could not detect the
+    format; pass it explicitly (one of: ...)"."""
+    doc = {"doc_key": "PMC1", "sentences": [["Iron", "therapy", "helps", "."], ["Zinc", "too"]],
+           "ner": [[[0, 1, "Nutrient"]], [[4, 4, "Nutrient"]]], "relations": [[], []]}
+    data = (json.dumps(doc) + "\n" + json.dumps({**doc, "doc_key": "PMC2"}) + "\n").encode()
+    message = _refusal("dev.json", data)
+    assert ('could not detect the format: DyGIE++ or PURE JSON Lines ({"doc_key", '
+            '"sentences", "ner", "relations", ...}: the tokens of each sentence, entities as '
+            "[first token, last token, label] counted over the document): no text and no "
+            "character offsets to read; write the tokens with their tags as CoNLL") in message
