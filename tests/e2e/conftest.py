@@ -141,23 +141,102 @@ VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, 
 """The two widths issue 16 asks every visible fix to be checked at."""
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Mark a test whose set-up or call failed (``item.browser_failed``): :func:`reused_page`
+    then closes the shared page instead of handing it to the next test."""
+    outcome = yield
+    if outcome.get_result().failed:
+        item.browser_failed = True  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="session")
+def _shared_page(browser: Any) -> Iterator[dict[str, tuple[Any, Any]]]:
+    """The one page :func:`page` and :func:`vpage` hand to each test of this worker in turn
+    (made by :func:`new_page`, kept under ``"page"`` while it is whole)."""
+    shared: dict[str, tuple[Any, Any]] = {}
+    yield shared
+    for context, _pg in shared.values():
+        with contextlib.suppress(Exception):
+            context.close()
+
+
+_RESET_STORAGE = """() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }"""
+
+
+@contextlib.contextmanager
+def reused_page(shared: dict[str, tuple[Any, Any]], browser: Any, viewport: dict[str, int],
+                node: pytest.Item) -> Iterator[Any]:
+    """The worker's shared page, at ``viewport`` and as a fresh one would be for the test.
+
+    A fresh browser context per test cost chromium a new renderer, which parses and compiles
+    the front end's scripts again: about 2.5 s of CPU time for a page's first visit, against
+    1.1-1.5 s for the same visit in a page that has loaded the app before (docs/performance.md,
+    "The suite's length: one page per worker"). Every test's first ``goto`` starts a new
+    Streamlit session, as in a fresh page; what a test could leave in the page is undone here:
+    the page is sent to ``about:blank`` after the test (the app's session ends, its timers
+    stop), the origin's local and session storage and the context's cookies are cleared, the
+    listeners the test added (``page.on``) are removed, the viewport and the colour scheme are
+    set back, and the console errors and the :class:`RunWatch` start empty. A test that failed
+    (or a page that could not be reset) is closed: the next test gets a new one."""
+    context, pg = shared.get("page", (None, None))
+    if pg is None or pg.is_closed():
+        context, pg = new_page(browser, viewport)
+        added: list[tuple[str, Any]] = []
+        on = pg.on
+
+        def tracked_on(event: str, handler: Any) -> None:
+            added.append((event, handler))
+            on(event, handler)
+
+        pg.on = tracked_on
+        pg.test_listeners = added
+        shared["page"] = (context, pg)
+    pg.set_viewport_size(viewport)
+    pg.console_errors.clear()
+    pg.run_watch.reset()
+    try:
+        yield pg
+    finally:
+        whole = not getattr(node, "browser_failed", False)
+        if whole:
+            try:
+                for event, handler in pg.test_listeners:
+                    pg.remove_listener(event, handler)
+                pg.test_listeners.clear()
+                if pg.url.startswith("http"):
+                    pg.evaluate(_RESET_STORAGE)
+                pg.goto("about:blank")
+                context.clear_cookies()
+                pg.emulate_media(color_scheme="light", reduced_motion="reduce")
+            except Exception:  # a page that cannot be reset is not handed on
+                whole = False
+        if not whole:
+            shared.pop("page", None)
+            with contextlib.suppress(Exception):
+                context.close()
+
+
 @pytest.fixture(params=list(VIEWPORTS))
-def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+def vpage(request: pytest.FixtureRequest, browser: Any,
+          _shared_page: dict[str, tuple[Any, Any]]) -> Iterator[Any]:
     """A page at one of :data:`VIEWPORTS` (``vpage.viewport_name``), console errors collected
-    in ``vpage.console_errors``."""
-    context, pg = new_page(browser, VIEWPORTS[request.param])
-    pg.viewport_name = request.param
-    yield pg
-    context.close()
+    in ``vpage.console_errors``: the worker's shared page (:func:`reused_page`)."""
+    with reused_page(_shared_page, browser, VIEWPORTS[request.param], request.node) as pg:
+        pg.viewport_name = request.param
+        yield pg
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh tall page (Streamlit scrolls inside its own container, so height matters) whose
-    console errors are collected in ``page.console_errors``."""
-    context, pg = new_page(browser, {"width": 1500, "height": 1900})
-    yield pg
-    context.close()
+def page(request: pytest.FixtureRequest, browser: Any,
+         _shared_page: dict[str, tuple[Any, Any]]) -> Iterator[Any]:
+    """A tall page (Streamlit scrolls inside its own container, so height matters) whose
+    console errors are collected in ``page.console_errors``: the worker's shared page, reset
+    for the test (:func:`reused_page`)."""
+    with reused_page(_shared_page, browser, {"width": 1500, "height": 1900},
+                     request.node) as pg:
+        pg.viewport_name = "desktop"
+        yield pg
 
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
