@@ -214,7 +214,8 @@ def reused_page(browser: Any, viewport: dict[str, int],
         pg.on = tracked_on
         pg.test_listeners = added
         for name in _LASTING:  # what stays with the page: it is not handed on after them
-            setattr(pg, name, _tainting(pg, getattr(pg, name)))
+            if hasattr(pg, name):
+                setattr(pg, name, _tainting(pg, getattr(pg, name)))
         pool.append((context, pg))
     pg.tainted = False
     pg.in_use = True
