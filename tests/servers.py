@@ -147,6 +147,11 @@ class RunWatch:
         self._asked = 0  # requests seen so far
         self._asked_when_idle = 0  # ... when :func:`wait_idle` last returned
 
+    def reset(self) -> None:
+        """Forget every request seen: a page handed to the next test (the e2e fixtures' shared
+        page, ``tests/e2e/conftest.py``) starts as a new page's watch does."""
+        self.__init__()  # type: ignore[misc]
+
     @property
     def asked_since_idle(self) -> bool:
         """Whether the page has asked for a run since :func:`wait_idle` last returned (or

@@ -77,6 +77,7 @@ def browser(playwright_driver: Any) -> Iterator[Any]:
         pytest.fail(f"no system chromium at {CHROMIUM}: apt-get install chromium "
                     "(scripts/test.sh does)")
     b = playwright_driver.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS)
+    b.page_pool = []  # the pages tests take turns with (:func:`reused_page`)
     yield b
     b.close()
 
@@ -126,38 +127,142 @@ def new_page(browser: Any, viewport: dict[str, int] | None = None,
 @contextlib.contextmanager
 def session(browser: Any, viewport: dict[str, int] | None = None,
             **options: Any) -> Iterator[Any]:
-    """A page of a browser context of its own, made by :func:`new_page`: a new Streamlit
-    session (no cookies, nothing of the test's other pages), what a second person or a fresh
-    tab sees, or a browser with a colour scheme, forced colours or a viewport of its own. The
-    context is closed on leaving, also when the test failed."""
-    context, pg = new_page(browser, viewport, **options)
-    try:
+    """A page of its own: a new Streamlit session (no cookies, no storage, nothing of the
+    test's other pages), what a second person or a fresh tab sees, or a browser with a colour
+    scheme, forced colours or a viewport of its own (Playwright's 1280×720 when None).
+
+    With no options but ``color_scheme`` (emulated on the page) and ``accept_downloads=True``
+    (Playwright's default), a page of the worker's pool that no one is using, reset for the
+    test (:func:`reused_page`); with others (``forced_colors``, ``offline``), a browser context
+    of its own made by :func:`new_page` and closed on leaving, also when the test failed."""
+    scheme = options.pop("color_scheme", None)
+    if options.pop("accept_downloads", True) is not True or options:
+        context, pg = new_page(browser, viewport, **options,
+                               **({"color_scheme": scheme} if scheme else {}))
+        try:
+            yield pg
+        finally:
+            context.close()
+        return
+    with reused_page(browser, viewport or {"width": 1280, "height": 720}, None) as pg:
+        if scheme:
+            pg.emulate_media(color_scheme=scheme)
         yield pg
-    finally:
-        context.close()
 
 
 VIEWPORTS = {"desktop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 """The two widths issue 16 asks every visible fix to be checked at."""
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """Mark a test whose set-up or call failed (``item.browser_failed``): :func:`reused_page`
+    then closes its page instead of handing it to the next test."""
+    outcome = yield
+    if outcome.get_result().failed:
+        item.browser_failed = True  # type: ignore[attr-defined]
+
+
+_RESET_STORAGE = """() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }"""
+
+
+_LASTING = ("add_init_script", "route", "route_from_har", "expose_function", "expose_binding",
+            "set_extra_http_headers")
+"""The page's methods whose effect outlives the test and cannot be undone one by one."""
+
+
+def _tainting(pg: Any, method: Any) -> Any:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        pg.tainted = True
+        return method(*args, **kwargs)
+
+    return call
+
+
+@contextlib.contextmanager
+def reused_page(browser: Any, viewport: dict[str, int],
+                node: pytest.Item | None) -> Iterator[Any]:
+    """A page of the worker's pool (``browser.page_pool``) that no one is using (a new one when
+    all are), at ``viewport`` and as a fresh page would be for the test.
+
+    A browser context per test cost chromium a new renderer, which parses and compiles the
+    front end's scripts again: about 2.5 s of CPU time for a page's first visit, against
+    1.1-1.5 s for the same visit in a page that has loaded the app before (docs/performance.md,
+    "The suite's length: a page per worker, reused"). Every test's first ``goto`` starts a new
+    Streamlit session, as in a fresh page; what a test could leave in the page is undone here:
+    the page is sent to ``about:blank`` after the test (the app's session ends, its timers
+    stop), the origin's local and session storage and the context's cookies are cleared, the
+    listeners the test added (``page.on``) are removed, the viewport and the colour scheme are
+    set back, and the console errors and the :class:`RunWatch` start empty. A page whose test
+    failed (``node.browser_failed``, or an exception out of the ``with`` block), that could not
+    be reset, or that was given something that outlasts the test (:data:`_LASTING`: an init
+    script, a route), is closed instead: the next test gets a new one."""
+    pool: list[tuple[Any, Any]] = browser.page_pool
+    free = [entry for entry in pool if not entry[1].in_use and not entry[1].is_closed()]
+    if free:
+        context, pg = free[0]
+        pg.set_viewport_size(viewport)
+    else:
+        context, pg = new_page(browser, viewport)
+        added: list[tuple[str, Any]] = []
+        on = pg.on
+
+        def tracked_on(event: str, handler: Any) -> None:
+            added.append((event, handler))
+            on(event, handler)
+
+        pg.on = tracked_on
+        pg.test_listeners = added
+        for name in _LASTING:  # what stays with the page: it is not handed on after them
+            if hasattr(pg, name):
+                setattr(pg, name, _tainting(pg, getattr(pg, name)))
+        pool.append((context, pg))
+    pg.tainted = False
+    pg.in_use = True
+    pg.console_errors.clear()
+    pg.run_watch.reset()
+    whole = False
+    try:
+        yield pg
+        whole = True
+    finally:
+        whole = whole and not pg.tainted and not getattr(node, "browser_failed", False)
+        if whole:
+            try:
+                for event, handler in pg.test_listeners:
+                    pg.remove_listener(event, handler)
+                pg.test_listeners.clear()
+                if pg.url.startswith("http"):
+                    pg.evaluate(_RESET_STORAGE)
+                pg.goto("about:blank")
+                context.clear_cookies()
+                pg.emulate_media(color_scheme="light", reduced_motion="reduce")
+            except Exception:  # a page that cannot be reset is not handed on
+                whole = False
+        pg.in_use = False
+        if not whole:
+            pool.remove((context, pg))
+            with contextlib.suppress(Exception):
+                context.close()
+
+
 @pytest.fixture(params=list(VIEWPORTS))
 def vpage(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
     """A page at one of :data:`VIEWPORTS` (``vpage.viewport_name``), console errors collected
-    in ``vpage.console_errors``."""
-    context, pg = new_page(browser, VIEWPORTS[request.param])
-    pg.viewport_name = request.param
-    yield pg
-    context.close()
+    in ``vpage.console_errors``: a page of the worker's pool (:func:`reused_page`)."""
+    with reused_page(browser, VIEWPORTS[request.param], request.node) as pg:
+        pg.viewport_name = request.param
+        yield pg
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
-    """A fresh tall page (Streamlit scrolls inside its own container, so height matters) whose
-    console errors are collected in ``page.console_errors``."""
-    context, pg = new_page(browser, {"width": 1500, "height": 1900})
-    yield pg
-    context.close()
+def page(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    """A tall page (Streamlit scrolls inside its own container, so height matters) whose
+    console errors are collected in ``page.console_errors``: a page of the worker's pool, reset
+    for the test (:func:`reused_page`)."""
+    with reused_page(browser, {"width": 1500, "height": 1900}, request.node) as pg:
+        pg.viewport_name = "desktop"
+        yield pg
 
 
 SHOTS = ROOT / "test-artifacts" / "screenshots"
