@@ -164,7 +164,6 @@ def mafalda_tables(ev: scenarios.Evaluation, valid: Valid,
     span's best prediction and the label the best alternative takes), from its explanation."""
     assert ev.explain is not None
     pred_ids = [f"P{rid}" for rid, _ in valid]
-    queue = pred_id_queue(valid)
     best_p = pd.DataFrame([{
         "pred": pred_ids[k] if k < len(pred_ids) else "", "label": name(r.label),
         "best gold": "" if r.matched_gold is None
@@ -176,8 +175,9 @@ def mafalda_tables(ev: scenarios.Evaluation, valid: Valid,
         "gold": gold_id.get((r.start, r.end), ""),
         "alternatives": " | ".join("⊥" if a == NOTHING else a for a in r.alternatives),
         "label recall takes": name(r.recall_label),
-        "best prediction": "" if r.best_prediction is None
-        else (queue.get(r.best_prediction) or ["?"])[0],
+        # by its index: an interval can hold predictions of several labels (review20)
+        "best prediction": "" if r.best_index is None or r.best_index >= len(pred_ids)
+        else pred_ids[r.best_index],
         "C(s,t,|t|)": r.contribution_r,
     } for r in ev.explain.gold],
         columns=["gold", "alternatives", "label recall takes", "best prediction", "C(s,t,|t|)"])

@@ -13,7 +13,6 @@ itself is passed unhashed as ``_ws``); derived tables use ``st.cache_data``.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import logging
 import math
@@ -574,11 +573,12 @@ def explain_document(ws_key: str, ws: Workspace, set_a: str, set_b: str, doc: st
 
 def _notes_by_id(notes: Sequence[SpanNote], gid: _SpanIds, pid: _SpanIds) -> dict[str, str]:
     """Each span id's note. A span given more than once: every copy has the note, which says
-    so. An interval that holds spans of several labels (MAFALDA names a span by its interval):
-    its one note goes to each of them (a gold span's alternatives), its several notes (one per
-    prediction) one to each, in the rows' order (MAFALDA gives both prediction by prediction);
-    they were all called copies of one span and given the last note (review20)."""
-    per_span = collections.Counter((n.side, n.span) for n in notes)
+    so. An interval that holds gold spans of several labels (MAFALDA's one span with
+    alternatives): its one note goes to each of their ids. A prediction is named by its span,
+    label included (MAFALDA's too), so predictions of several labels on one interval each take
+    their own note. Named by their interval, they were all called copies of one span and given
+    the last note (review20), then given the notes in the file's order, which need not be the
+    page's."""
     best: dict[str, str] = {}
     for note in notes:
         own, other = (gid, pid) if note.side == "gold" else (pid, gid)
@@ -586,13 +586,8 @@ def _notes_by_id(notes: Sequence[SpanNote], gid: _SpanIds, pid: _SpanIds) -> dic
         names = own.all(note.span)
         if own.copies(names):
             text += f" Its copies: {', '.join(names)}, each with rows of its own."
-        if own.copies(names) or per_span[(note.side, note.span)] == 1:
-            for name in names:
-                best.setdefault(name, text)
-        else:
-            free = [n for n in names if n not in best]
-            if free:
-                best[free[0]] = text
+        for name in names:
+            best.setdefault(name, text)
     return best
 
 

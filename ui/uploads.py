@@ -27,6 +27,7 @@ import streamlit as st
 
 from core.formats import LlmParsing, detect
 from core.formats.archive import unpack_zips
+from core.formats.mafalda import DOCCANO_WAY
 from core.formats.mafalda_llm import PARSINGS
 from core.formats.ptc import ARTICLE_RE
 from core.model import ROLES, Role
@@ -51,6 +52,7 @@ LLM_HELP = (
     "character between sentences.")
 DETECT_HINT = "pass it explicitly"
 FORMAT_BOX_HINT = "choose it in the Format box"
+DOCCANO_BOX_HINT = "choose doccano in the Format box"
 
 
 @dataclass(frozen=True)
@@ -216,10 +218,14 @@ def _detected(key: str, original: str, size: int, _upload: Upload) -> str | None
 
 def for_the_page(diag: Diagnostic | None) -> Diagnostic | None:
     """A reader's error as the Data page says it: the way to name a format here is the Format
-    box, not a command-line flag."""
-    if diag is None or DETECT_HINT not in diag.message:
+    box, not a command-line flag (the undetected format's hint, and the MAFALDA reader's of
+    doccano)."""
+    if diag is None:
         return diag
-    return dataclasses.replace(diag, message=diag.message.replace(DETECT_HINT, FORMAT_BOX_HINT))
+    message = diag.message
+    for said, here in ((DETECT_HINT, FORMAT_BOX_HINT), (DOCCANO_WAY, DOCCANO_BOX_HINT)):
+        message = message.replace(said, here)
+    return diag if message == diag.message else dataclasses.replace(diag, message=message)
 
 
 def is_type_system(upload: Upload) -> bool:

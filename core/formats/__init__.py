@@ -150,6 +150,9 @@ class ReadOptions:
     ``offsets``: the unit a reader whose spans give their own text reads the offsets in
     (:mod:`core.model.units`); :func:`load_files` sets it, None (a reader called directly)
     reads code points.
+    ``detected``: the format was detected from the names and first bytes, not asked for
+    (:func:`load_files` without ``fmt`` sets it): a reader that refuses the file can then say
+    why it was read so (the MAFALDA reader's hint of doccano, ``core.formats.mafalda``).
     """
 
     labels: Sequence[str] | None = None
@@ -172,6 +175,7 @@ class ReadOptions:
     table_budget: TableBudget | None = None
     keep_tokens: bool = False
     offsets: units.Offsets | None = None
+    detected: bool = False
 
 
 @dataclass
@@ -400,8 +404,10 @@ def load_files(
     if fmt is not None:  # the parameter is named, as scikit-learn names it (core.model.errors)
         check_choice("fmt", "load_path", fmt, sorted(FORMATS))
     files = unpack_zips(files, source)
-    fmt = fmt or detect(files, source=source)
     options = options or ReadOptions()
+    if fmt is None:
+        fmt = detect(files, source=source)
+        options = dataclasses.replace(options, detected=True)
     reader = module(fmt).read
     given = options
     loaded, offsets = units.each_unit(  # a file whose spans give their text: its offsets' unit

@@ -38,12 +38,21 @@ from core.model.taxonomy import Taxonomy, mafalda
 
 FORMAT = "mafalda"
 TO_CLEAN = "to clean"
-DOCCANO_HINT = ("Read as MAFALDA JSON Lines (its labels are mostly MAFALDA's); doccano JSON "
-                "Lines has the same layout and keeps any label: pass the format doccano to "
-                "read the file so, its spans as listed (no alternatives, no ⊥)")
-"""Said after a label outside the taxonomy: a MAFALDA file with one label of its own was read
-as doccano without a word, its alternatives and ⊥ lost (tour19); it is now read as MAFALDA,
-which refuses the label, and this names the reading that takes it."""
+DOCCANO_WAY = "pass the format doccano"
+"""How :data:`DOCCANO_HINT` and :data:`DOCCANO_HINT_ASKED` say to read the file as doccano (the
+command line's ``--format doccano``; the Data page says its own way, ``ui.uploads``)."""
+DOCCANO_HINT = ("Read as MAFALDA JSON Lines, the format detected (most of its labels are "
+                "MAFALDA's); doccano JSON Lines has the same layout and keeps any label: "
+                f"{DOCCANO_WAY} to read the file so, its spans as listed (no alternatives, no ⊥)")
+"""Said after a label outside the taxonomy when the format was detected: a MAFALDA file with
+one label of its own was read as doccano without a word, its alternatives and ⊥ lost (tour19);
+it is now read as MAFALDA, which refuses the label, and this names the reading that takes it."""
+DOCCANO_HINT_ASKED = ("Read as MAFALDA JSON Lines, the format asked for, which takes only the "
+                      "taxonomy's labels; doccano JSON Lines has the same layout and keeps any "
+                      f"label: {DOCCANO_WAY} instead to read the file so, its spans as listed "
+                      "(no alternatives, no ⊥)")
+"""Said instead of :data:`DOCCANO_HINT` when the MAFALDA format was asked for: the file's labels
+need not be mostly MAFALDA's then, and the person chose the format."""
 
 
 def sniff(filename: str, head: str) -> int:
@@ -111,7 +120,8 @@ def read(files: Mapping[str, bytes], *, name: str, options: ReadOptions,
         line_order: list[tuple[int, int]] = []
         for k, item in enumerate(labels):
             span = _label(item, f"labels[{k}]", (name, line, text), tax, gold, loaded,
-                          line_zero, line_order, options.beyond_text)
+                          line_zero, line_order, options.beyond_text,
+                          detected=options.detected)
             if span is not None:
                 spans.add(position, span.start, span.end, span.label)
         if line_zero:
@@ -166,11 +176,12 @@ def _text_and_labels(obj: Mapping[str, Any], name: str, line: int
 
 def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxonomy,
            gold: bool, loaded: Loaded, zero: list[tuple[int, str]],
-           order: list[tuple[int, int]], beyond_text: Policy) -> Span | None:
+           order: list[tuple[int, int]], beyond_text: Policy, *, detected: bool) -> Span | None:
     """One ``[start, end, label]`` of a line (``at``: file, line, text) as a span, with its
     label made canonical; None for a "to clean" label (dropped, as the official evaluator
     does) and for a zero-length span kept under ``--beyond-text official`` (added to ``zero``).
-    ``order`` gets each interval in file order."""
+    ``order`` gets each interval in file order. ``detected``: the format was detected, not
+    asked for (the hint after a label outside the taxonomy says which)."""
     name, line, text = at
     if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], str):
         raise FormatError(name, f"expected [start, end, label], got {json.dumps(item)}",
@@ -185,8 +196,8 @@ def _label(item: object, where: str, at: tuple[str, int, str | None], tax: Taxon
     except FormatError as exc:
         # The layout is doccano's too: name the other reading, which keeps any label.
         d = exc.diagnostic
-        raise FormatError(d.file, f"{d.message}. {DOCCANO_HINT}", line=d.line,
-                          field=d.field) from None
+        hint = DOCCANO_HINT if detected else DOCCANO_HINT_ASKED
+        raise FormatError(d.file, f"{d.message}. {hint}", line=d.line, field=d.field) from None
     canonical = NOTHING if code == 0 else tax.names()[code]
     if (start == end and isinstance(start, int) and not isinstance(start, bool)
             and start >= 0 and beyond_text == "official"):

@@ -491,7 +491,9 @@ def validate(
                    label_ids=label_file.ids if label_file else None)
     try:
         result["format"] = fmt or detect(files, source=str(path))
-        loaded = load_files(files, fmt=result["format"], name=str(path), options=read)
+        # detected here: the reader is told so, as load_files tells it when it detects
+        loaded = load_files(files, fmt=result["format"], name=str(path),
+                            options=replace(read, detected=fmt is None))
     except SpanScopeError as exc:
         result["errors"].append(str(exc))
         return result

@@ -116,7 +116,7 @@ from core.metrics.mafalda_order import (
 )
 from core.metrics.mafalda_order import warnings as order_warnings
 from core.metrics.overlap import SpanArrays, overlapping_pairs, span_arrays
-from core.model import NOTHING, AnnotationSet
+from core.model import NOTHING, AnnotationSet, Span
 from core.model.docsets import check_same_documents, check_sets
 from core.model.errors import InputError, check_choice
 from core.model.table import SpanTable
@@ -1298,7 +1298,9 @@ def _score_reference(gold: AnnotationSet, pred: AnnotationSet, *, level: int = 2
 class PredictionMatch:
     """What precision takes from one predicted span: the gold span it matched (None: none) and
     C(s,t,|s|); ``counted`` is False for a ⊥ prediction, which leaves precision's denominator
-    (except in ``repo-head``)."""
+    (except in ``repo-head``). ``label`` is the prediction's class at the level; ``span`` the
+    prediction as its set gives it, file label and all, which tells it apart from a prediction
+    of another label on the same interval (the command line's JSON leaves it out)."""
 
     start: int
     end: int
@@ -1307,6 +1309,7 @@ class PredictionMatch:
     matched_label: str | None
     contribution_p: float
     counted: bool
+    span: Span
 
     def to_dict(self) -> dict[str, mr.JSONValue]:
         return {"start": self.start, "end": self.end, "label": self.label,
@@ -1319,7 +1322,10 @@ class PredictionMatch:
 class GoldMatch:
     """What recall takes from one gold span: the label the best alternative chose
     (``recall_label``; None = ⊥, not ``counted``), the prediction that best covers it and
-    C(s,t,|t|). ``uncovered`` rows are ``repo-head``'s ranges between gold spans."""
+    C(s,t,|t|). ``uncovered`` rows are ``repo-head``'s ranges between gold spans.
+    ``best_index``: which prediction ``best_prediction`` is, as a position in the explanation's
+    ``predictions`` (an interval can hold predictions of several labels; the command line's
+    JSON leaves it out)."""
 
     start: int
     end: int
@@ -1330,6 +1336,7 @@ class GoldMatch:
     contribution_r: float
     counted: bool
     uncovered: bool
+    best_index: int | None
 
     def to_dict(self) -> dict[str, mr.JSONValue]:
         return {"start": self.start, "end": self.end, "alternatives": list(self.alternatives),
@@ -1353,11 +1360,17 @@ class MafaldaExplanation:
     gold: tuple[GoldMatch, ...]
     note: str | None = None
 
+    def best_span(self, g: GoldMatch) -> Span | None:
+        """The prediction that best covers ``g`` as its set gives it (None: none)."""
+        return None if g.best_index is None else self.predictions[g.best_index].span
+
     def rows(self) -> list[mr.ExplanationRow]:
-        """Per prediction its precision match, per gold span its recall match."""
+        """Per prediction its precision match, per gold span its recall match. A prediction is
+        named by its span, label included: an interval can hold predictions of several labels,
+        which its interval alone would not tell apart (review20)."""
         out: list[mr.ExplanationRow] = []
         for r in self.predictions:
-            pred = (r.start, r.end)
+            pred = r.span
             if not r.counted:
                 out.append(mr.ExplanationRow(None, pred, {
                     "side": "precision: ⊥ prediction, not counted", "label": r.label,
@@ -1370,7 +1383,7 @@ class MafaldaExplanation:
             gold = (g.start, g.end)
             alts = " | ".join("⊥" if a == NOTHING else a for a in g.alternatives)
             if g.uncovered:
-                out.append(mr.ExplanationRow(gold, g.best_prediction, {
+                out.append(mr.ExplanationRow(gold, self.best_span(g), {
                     "side": "recall: text between gold spans (repo-head)", "label": "None",
                     "C(s,t,|s|)": None, "C(s,t,|t|)": g.contribution_r if g.counted else None}))
             elif not g.counted:
@@ -1378,7 +1391,7 @@ class MafaldaExplanation:
                     "side": "recall: ⊥ chosen, not counted", "label": f"⊥ (of {alts})",
                     "C(s,t,|s|)": None, "C(s,t,|t|)": None}))
             else:
-                out.append(mr.ExplanationRow(gold, g.best_prediction, {
+                out.append(mr.ExplanationRow(gold, self.best_span(g), {
                     "side": "recall: best prediction for t",
                     "label": f"{g.recall_label} (of {alts})", "C(s,t,|s|)": None,
                     "C(s,t,|t|)": g.contribution_r}))
@@ -1389,11 +1402,11 @@ class MafaldaExplanation:
         out: list[mr.SpanNote] = []
         for r in self.predictions:
             if not r.counted:
-                out.append(mr.SpanNote("pred", (r.start, r.end), (
+                out.append(mr.SpanNote("pred", r.span, (
                     "a ⊥ ('nothing') prediction: MAFALDA leaves it out of precision's "
                     "denominator, so it neither helps nor hurts.")))
             else:
-                out.append(mr.SpanNote("pred", (r.start, r.end), (
+                out.append(mr.SpanNote("pred", r.span, (
                     f"precision takes C(s,t,|s|) = {r.contribution_p:.3f} from its best gold "
                     f"match {mr.PARTNER} (label {r.label})."), r.matched_gold))
         for g in self.gold:
@@ -1407,7 +1420,7 @@ class MafaldaExplanation:
                 text = (f"recall takes C(s,t,|t|) = {g.contribution_r:.3f} from its best "
                         f"prediction {mr.PARTNER}, with the alternative {g.recall_label} chosen "
                         f"among {alts}.")
-            out.append(mr.SpanNote("gold", (g.start, g.end), text, g.best_prediction))
+            out.append(mr.SpanNote("gold", (g.start, g.end), text, self.best_span(g)))
         return out
 
     def to_dict(self) -> dict[str, mr.JSONValue]:
@@ -1420,6 +1433,17 @@ class MafaldaExplanation:
                                "recall": d.extra["label_recall"], "f1": d.extra["label_f1"]},
                 "predictions": [r.to_dict() for r in self.predictions],
                 "gold": [g.to_dict() for g in self.gold], "note": self.note}
+
+
+def _best_index(t: _Text, rec: _RecallRow, codes: frozenset[int]) -> int | None:
+    """Which prediction of ``t`` recall's row ``rec`` takes: the first on its interval
+    (``rec.where``) of the label it chose (``repo-head``: of any of the span's labels), the
+    predictions :func:`_recall` and :func:`_head_scores` take the best C(s,t,|t|) from, all of
+    one value. Its interval alone would also name a prediction of another label there."""
+    if rec.where is None:
+        return None
+    return next(k for k, (s, e, c) in enumerate(t.preds) if (s, e) == rec.where
+                and (c in codes if rec.code is None else c == rec.code))
 
 
 def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 2,
@@ -1469,19 +1493,21 @@ def explain(gold: AnnotationSet, pred: AnnotationSet, doc: str, *, level: int = 
 
     head = variant == "repo-head"
     predictions = []
-    for (s, e, c), m in zip(t.preds, ts.matched or (None,) * len(t.preds), strict=True):
+    for (s, e, c), m, given in zip(t.preds, ts.matched or (None,) * len(t.preds), pred.get(doc),
+                                   strict=True):
         predictions.append(PredictionMatch(
             s, e, name(c), None if m is None else ts.gold[m[0]][:2],
             None if m is None else name(c), 0.0 if m is None else m[1],
             # ⊥ predictions leave precision's denominator, except in repo-head
-            c != 0 or head))
+            c != 0 or head, given))
     gold_rows = []
     for i, ((a, b, codes), rec) in enumerate(zip(ts.gold, ts.recall_rows, strict=True)):
         is_gold = i < len(t.gold)
         label = ("any of its labels" if is_gold else None) if head else name(rec.code)
         gold_rows.append(GoldMatch(
             a, b, tuple(alts[i].labels) if is_gold else ("(between spans)",), 0 in codes,
-            label, rec.where, rec.value, rec.counted, not is_gold))
+            label, rec.where, rec.value, rec.counted, not is_gold,
+            _best_index(t, rec, codes)))
     return MafaldaExplanation(doc, variant, level, _document_score(doc, ts), tuple(predictions),
                               tuple(gold_rows), ts.note)
 

@@ -370,3 +370,26 @@ def test_a_file_that_fails_to_read_shows_its_detected_format(make_app) -> None:
     files = next(t for t in tables(at) if "sets" in t.columns)
     row = files[files["file"] == "ls_export.json"].iloc[0]
     assert row["status"] == "❌ error" and row["format"] == "label-studio"
+
+
+def test_the_doccano_hint_of_a_mafalda_file_says_detected_or_chosen(make_app) -> None:
+    """The MAFALDA reader's hint of doccano on the Data page: with the format detected it says
+    so (most of the labels are MAFALDA's); with mafalda chosen in the Format box it says the
+    format was chosen (bugleft24's hint called the labels mostly MAFALDA's either way). Both
+    point at the Format box, not at a command-line flag."""
+    from core.formats.mafalda import DOCCANO_WAY
+
+    body = json.dumps({"text": "Vote or die. They lie. You are stupid.", "labels": [
+        [0, 11, "appeal to fear"], [12, 21, "ad hominem"], [22, 38, "insult"]]}) + "\n"
+    at = _upload(_data_page(make_app), ("gold.jsonl", body.encode()))
+    (detected,) = _errors(at)
+    assert "got 'insult'" in detected
+    assert "the format detected (most of its labels are MAFALDA's)" in detected, detected
+    assert "choose doccano in the Format box to read the file so" in detected, detected
+    assert DOCCANO_WAY not in detected and "asked for" not in detected
+    (asked,) = _pick_format(at, "gold.jsonl", "mafalda")
+    assert "got 'insult'" in asked
+    assert "the format asked for, which takes only the taxonomy's labels" in asked, asked
+    assert "choose doccano in the Format box instead" in asked, asked
+    assert "detected" not in asked and "most of its labels" not in asked
+    assert _pick_format(at, "gold.jsonl", "doccano") == []  # as the hint says: doccano reads it

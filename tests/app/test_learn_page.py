@@ -505,3 +505,22 @@ def test_a_step_keeps_the_mover_widgets_so_the_keyboard_keeps_its_place(make_app
     assert mover_keys(at) == before
     assert at.slider[0].value == (42, 51)
     assert [int(n.value) for n in at.number_input if n.label in ("start", "end")] == [42, 51]
+
+
+def test_mafalda_recall_names_the_prediction_of_its_label_on_a_shared_interval(
+        make_app, frame) -> None:
+    """Example 5 with Sentence4 predicted twice, ad hominem (P3) then appeal to tradition (P5):
+    recall takes P5 for the gold's appeal to tradition; the table named P3, the first
+    prediction of that interval, whatever its label (review20)."""
+    sid = "mafalda-example5"
+    at = _open(make_app, sid)
+    s4 = scenarios.get(sid).pred[2]
+    assert s4.label == "appeal to tradition"
+    _edit(at, sid, edited={2: {"label": "ad hominem"}},
+          added=[{"start": s4.start, "end": s4.end, "label": s4.label}])
+    best_r = frame(at, "gold", "label recall takes", "best prediction")
+    row = best_r[best_r["label recall takes"] == "appeal to tradition"]
+    assert list(row["best prediction"]) == ["P5"], best_r
+    assert list(row["C(s,t,|t|)"]) == [1.0]
+    best_p = frame(at, "pred", "label", "best gold").set_index("pred")
+    assert best_p.loc["P3", "C(s,t,|s|)"] == 0.0 and best_p.loc["P5", "C(s,t,|s|)"] == 1.0

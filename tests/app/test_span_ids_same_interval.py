@@ -98,15 +98,51 @@ def test_the_documents_page_gives_each_label_of_one_interval_its_own_note() -> N
     assert not any("copies" in s for s in said.values()), said
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "review20, left open: MAFALDA names a prediction by its interval, and the recall row's "
-    "best prediction on an interval holding predictions of two labels is told apart by its "
-    "partner only (ui.results._copy_ids), which spreads rows among copies: the row names P2 "
-    "(appeal to anger) where the note and the metric take P1 (ad hominem). Telling them apart "
-    "needs the prediction's label in MAFALDA's rows (core), at the level's classes"))
 def test_the_recall_row_names_the_best_prediction_of_its_label() -> None:
+    """MAFALDA's rows named a prediction by its interval, and the page told the predictions
+    of one interval apart by their partner only: the recall row named P2 (appeal to anger)
+    where the note and the metric take P1 (ad hominem). The rows now carry the prediction's
+    span, label included."""
     e = _explained((Span(4, 19, "ad hominem"), Span(4, 19, "appeal to anger")), "mafalda",
                    "paper", 2, gold_spans=(Span(4, 19, "ad hominem"),), key="recall")
     recall = e.pairs[e.pairs["side"].str.startswith("recall")]
     assert list(recall["pred"]) == ["P1"]  # P1 is [4, 19) ad hominem, the one G1 takes
     assert "best prediction P1" in e.best["G1"]
+
+
+@pytest.mark.parametrize(("variant", "level", "gold_label", "other"), [
+    ("paper", 2, "appeal to anger", "ad hominem"),
+    ("metrics-py", 2, "appeal to anger", "ad hominem"),
+    ("repo-head", 2, "appeal to anger", "ad hominem"),
+    # at level 1 appeal to pity reads as emotion, the gold's appeal to fear too
+    ("paper", 1, "appeal to fear", "ad hominem"),
+])
+def test_the_recall_row_and_note_name_the_second_prediction_of_an_interval_when_it_is_taken(
+        variant: str, level: int, gold_label: str, other: str) -> None:
+    """P1 [4, 19) ad hominem, P2 [4, 19) of the gold's class: recall takes P2, and both the row
+    and G1's note say P2 (the note named the interval's first id, P1, whatever recall took)."""
+    taken = "appeal to pity" if level == 1 else gold_label
+    e = _explained((Span(4, 19, other), Span(4, 19, taken)), "mafalda", variant, level,
+                   gold_spans=(Span(4, 19, gold_label),), key=f"second:{variant}:{level}")
+    assert e.error is None
+    recall = e.pairs[e.pairs["side"].str.startswith("recall: best")]
+    assert list(recall["pred"]) == ["P2"], e.pairs
+    assert list(recall["C(s,t,|t|)"]) == [1.0]
+    assert "best prediction P2" in e.best["G1"], e.best
+
+
+def test_precision_rows_and_notes_follow_the_prediction_not_the_files_order() -> None:
+    """The page numbers the spans of one interval by label (Doubt P1, Loaded P2); a file
+    listing Loaded first had its rows and notes named in the file's order: P1's row and note
+    were Loaded's (1.000 from G1) and P2's Doubt's."""
+    gold = (Span(4, 19, "Loaded"), Span(10, 15, "Doubt"))
+    e = _explained((Span(4, 15, "Loaded"), Span(4, 15, "Doubt")), "mafalda", "paper", 2,
+                   gold_spans=gold, key="file-order")
+    assert e.error is None
+    rows = e.pairs[e.pairs["side"].str.startswith("precision")]
+    assert dict(zip(rows["pred"], rows["label"], strict=True)) == {"P2": "loaded",
+                                                                    "P1": "doubt"}
+    assert e.best["P1"].endswith("= 0.455 from its best gold match G2 (label doubt)."), e.best
+    assert e.best["P2"].endswith("= 1.000 from its best gold match G1 (label loaded)."), e.best
+    recall = e.pairs[e.pairs["side"].str.startswith("recall")].set_index("gold")
+    assert recall.loc["G1", "pred"] == "P2" and recall.loc["G2", "pred"] == "P1"

@@ -123,3 +123,31 @@ def test_two_files_of_one_name_and_an_export_read_as_read(
     text = main.inner_text()
     assert "❌" not in text
     assert st_ui.app_errors(vpage) == []
+
+
+def test_the_doccano_hint_of_a_mafalda_file_says_detected_or_chosen(
+    app_url: str, vpage: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    """A MAFALDA file with one label of its own: detected, the error says so (most labels are
+    MAFALDA's); with mafalda chosen in the Format box, that the format was chosen (bugleft24's
+    hint said "mostly MAFALDA's" either way). Both name the Format box, not ``--format``."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"text": "Vote or die. They lie. You are stupid.", "labels": [[0, 11, '
+                    '"appeal to fear"], [12, 21, "ad hominem"], [22, 38, "insult"]]}\n',
+                    encoding="utf-8")
+    _upload(vpage, app_url, st_ui, gold)
+    alerts = vpage.get_by_test_id("stAlertContentError")
+    alerts.filter(has_text="the format detected").first.wait_for(timeout=30_000)
+    said = alerts.first.inner_text()
+    assert "most of its labels are MAFALDA's" in said, said
+    assert "choose doccano in the Format box to read the file so" in said, said
+    _choose(vpage, "Format", "mafalda", st_ui)
+    alerts.filter(has_text="the format asked for").first.wait_for(timeout=30_000)
+    assert alerts.count() == 1
+    said = alerts.first.inner_text()
+    assert "which takes only the taxonomy's labels" in said, said
+    assert "choose doccano in the Format box instead" in said, said
+    assert "most of its labels" not in said and "detected" not in said, said
+    alerts.first.scroll_into_view_if_needed()
+    st_ui.shot(vpage, f"data_doccano_hint_{vpage.viewport_name}")
+    assert st_ui.app_errors(vpage) == []

@@ -76,3 +76,34 @@ def test_two_labels_on_one_interval_each_keep_their_note_under_mafalda(
     assert not any("copies" in s for s in said.values()), said
     st_ui.shot(page, "documents_two_labels_one_interval")
     assert st_ui.app_errors(page) == []
+
+
+def test_a_gold_spans_recall_names_the_prediction_of_its_label_under_mafalda(
+    app_url: str, page: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    """[4, 15) Doubt (P1) and [4, 15) Loaded (P2): the gold's [4, 19) Loaded (G1) takes its
+    recall from P2, the prediction of its label. MAFALDA's rows named the prediction by its
+    interval, so G1's note said P1 (the interval's first id), the Doubt prediction that gives
+    it nothing (review20)."""
+    docs = json.loads((DATA / "system_a.json").read_text(encoding="utf-8"))
+    doc1 = next(d for d in docs if d["id"] == "doc1")
+    other = dict(doc1["labels"][0])
+    other["technique"] = "Doubt"
+    doc1["labels"] = [doc1["labels"][0], other]  # [4, 15) Loaded and [4, 15) Doubt
+    two = tmp_path / "system_two.json"
+    two.write_text(json.dumps(docs), encoding="utf-8")
+    st_ui.upload_then_documents(page, app_url, [str(DATA / "gold.json"), str(two)])
+    st_ui.choose(page, "Document", "doc1")
+    st_ui.click(page, page.get_by_test_id("stRadio").get_by_text("mafalda", exact=True),
+                page.get_by_text("MAFALDA variant"))
+    st_ui.choose(page, "Select a span", "G1 [4, 19) Loaded")
+    st_ui.click(page, page.get_by_role("tab", name=DOC_TABS[1]),
+                page.get_by_text("Pairs formed by G1"))
+    note = page.get_by_text("MAFALDA takes from it:")
+    note.wait_for(timeout=30_000)
+    st_ui.wait_idle(page)
+    said = note.inner_text()
+    # 11 of G1's 15 characters, from the Loaded prediction
+    assert "recall takes C(s,t,|t|) = 0.733 from its best prediction P2," in said, said
+    st_ui.shot(page, "documents_recall_of_its_label")
+    assert st_ui.app_errors(page) == []

@@ -88,10 +88,10 @@ def test_a_mafalda_file_with_one_label_of_its_own_is_mafalda_which_names_the_lab
     said = str(caught.value)
     assert said.startswith("gold.jsonl:2: field 'labels[0]': expected a label of the MAFALDA "
                            "taxonomy, got 'insult'; valid names: nothing, "), said
-    assert said.endswith("Read as MAFALDA JSON Lines (its labels are mostly MAFALDA's); doccano "
-                         "JSON Lines has the same layout and keeps any label: pass the format "
-                         "doccano to read the file so, its spans as listed (no alternatives, "
-                         "no ⊥)"), said
+    assert said.endswith("Read as MAFALDA JSON Lines, the format detected (most of its labels "
+                         "are MAFALDA's); doccano JSON Lines has the same layout and keeps any "
+                         "label: pass the format doccano to read the file so, its spans as "
+                         "listed (no alternatives, no ⊥)"), said
     # as the hint says: doccano takes it, every label as written
     loaded = load_files({"gold.jsonl": body.encode()}, fmt="doccano", name="gold.jsonl")
     assert {s.label for spans in loaded.set.spans.values() for s in spans} == {
@@ -99,6 +99,34 @@ def test_a_mafalda_file_with_one_label_of_its_own_is_mafalda_which_names_the_lab
     # half of the labels or fewer MAFALDA's: doccano, as before
     half = body.replace('"ad hominem"', '"lie"')
     assert _detect("gold.jsonl", half) == "doccano"
+
+
+def test_the_doccano_hint_of_a_mafalda_file_asked_for_says_it_was_asked_for() -> None:
+    """bugleft24's hint said "its labels are mostly MAFALDA's" and suggested doccano even to
+    someone who had asked for the MAFALDA format themselves, whatever the labels: it now says
+    the format was asked for, and that the reader takes only the taxonomy's labels."""
+    from core.formats import ReadOptions
+
+    body = '{"text": "You are wrong, you are stupid.", "labels": [[0, 30, "insult"]]}\n'
+    assert _detect("gold.jsonl", body) == "doccano"  # none of its labels is MAFALDA's
+    with pytest.raises(FormatError) as caught:
+        load_files({"gold.jsonl": body.encode()}, fmt="mafalda", name="gold.jsonl",
+                   options=ReadOptions(role="gold"))
+    said = str(caught.value)
+    assert said.startswith("gold.jsonl:1: field 'labels[0]': expected a label of the MAFALDA "
+                           "taxonomy, got 'insult'; valid names: nothing, "), said
+    assert said.endswith("Read as MAFALDA JSON Lines, the format asked for, which takes only "
+                         "the taxonomy's labels; doccano JSON Lines has the same layout and "
+                         "keeps any label: pass the format doccano instead to read the file "
+                         "so, its spans as listed (no alternatives, no ⊥)"), said
+    assert "most" not in said and "detected" not in said
+    # the same file, mostly MAFALDA's and detected so, still says it was detected
+    mostly = ('{"text": "Vote or die. They lie.", "labels": [[0, 11, "appeal to fear"], '
+              '[12, 21, "ad hominem"]]}\n' + body)
+    with pytest.raises(FormatError) as caught:
+        load_files({"gold.jsonl": mostly.encode()}, name="gold.jsonl",
+                   options=ReadOptions(role="gold"))
+    assert "the format detected (most of its labels are MAFALDA's)" in str(caught.value)
 
 
 def test_doccano_1_0_marks_make_labels_triples_doccano_whatever_the_names() -> None:
