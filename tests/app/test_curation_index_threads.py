@@ -4,11 +4,11 @@ threads evicting at once could pop the same key, a ``KeyError`` on a page, or le
 
 from __future__ import annotations
 
-import sys
 import threading
 
 from core.analysis.consensus import Consensus
 from core.model import AnnotationSet
+from tests.racing import race
 from ui import curation
 
 
@@ -30,16 +30,7 @@ def test_indexes_built_by_many_threads_at_once_stay_within_the_bound() -> None:
         except BaseException as exc:  # reported below, on the test's thread
             failed.append(exc)
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
-    try:
-        threads = [threading.Thread(target=build, args=(proposals[i::8],)) for i in range(8)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(interval)
+    race([threading.Thread(target=build, args=(proposals[i::8],)) for i in range(8)])
     assert failed == []
     assert len(curation._INDEX) <= 64
     last = proposals[-1]  # still held: found again, not rebuilt

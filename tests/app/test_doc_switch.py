@@ -413,22 +413,14 @@ def test_the_counters_count_every_addition_of_many_threads() -> None:
     none."""
     import collections
     import inspect
-    import sys
     import threading
 
+    from tests.racing import race
+
     counter: collections.Counter[str] = collections.Counter()
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)
-    try:
-        threads = [threading.Thread(target=lambda: [doc_switch.tally(counter, runs=1, documents=3)
-                                                    for _ in range(2_000)])
-                   for _ in range(16)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(interval)
+    race([threading.Thread(target=lambda: [doc_switch.tally(counter, runs=1, documents=3)
+                                            for _ in range(2_000)])
+          for _ in range(16)])
     assert counter == {"runs": 32_000, "documents": 96_000}
     source = inspect.getsource(doc_switch)
     for name in ("FALLBACKS", "PREFETCHED"):

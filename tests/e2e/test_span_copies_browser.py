@@ -43,12 +43,10 @@ def test_a_prediction_given_twice_has_two_ids_and_each_its_own_pairs(
     assert st_ui.app_errors(page) == []
 
 
-def test_two_labels_on_one_interval_each_keep_their_note_under_mafalda(
-    app_url: str, page: Any, st_ui: SimpleNamespace, tmp_path: Path
-) -> None:
-    """Two predictions on [4, 15) with different labels are two spans, not two copies: under
-    MAFALDA (which names a prediction by its interval) both ids were given the last note
-    written, with "Its copies: P1, P2" (review20)."""
+def _two_labels_on_one_interval(app_url: str, page: Any, st_ui: SimpleNamespace,
+                                tmp_path: Path) -> None:
+    """The sample's system A with a second prediction on doc1's [4, 15), labelled Doubt where
+    the first is Loaded, uploaded with the gold; Documents on doc1 under MAFALDA."""
     docs = json.loads((DATA / "system_a.json").read_text(encoding="utf-8"))
     doc1 = next(d for d in docs if d["id"] == "doc1")
     other = dict(doc1["labels"][0])
@@ -60,6 +58,15 @@ def test_two_labels_on_one_interval_each_keep_their_note_under_mafalda(
     st_ui.choose(page, "Document", "doc1")
     st_ui.click(page, page.get_by_test_id("stRadio").get_by_text("mafalda", exact=True),
                 page.get_by_text("MAFALDA variant"))
+
+
+def test_two_labels_on_one_interval_each_keep_their_note_under_mafalda(
+    app_url: str, page: Any, st_ui: SimpleNamespace, tmp_path: Path
+) -> None:
+    """Two predictions on [4, 15) with different labels are two spans, not two copies: under
+    MAFALDA (which names a prediction by its interval) both ids were given the last note
+    written, with "Its copies: P1, P2" (review20)."""
+    _two_labels_on_one_interval(app_url, page, st_ui, tmp_path)
     said = {}
     for span_id, label in (("P1", "Doubt"), ("P2", "Loaded")):
         st_ui.choose(page, "Select a span", f"{span_id} [4, 15) {label}")
@@ -85,17 +92,7 @@ def test_a_gold_spans_recall_names_the_prediction_of_its_label_under_mafalda(
     recall from P2, the prediction of its label. MAFALDA's rows named the prediction by its
     interval, so G1's note said P1 (the interval's first id), the Doubt prediction that gives
     it nothing (review20)."""
-    docs = json.loads((DATA / "system_a.json").read_text(encoding="utf-8"))
-    doc1 = next(d for d in docs if d["id"] == "doc1")
-    other = dict(doc1["labels"][0])
-    other["technique"] = "Doubt"
-    doc1["labels"] = [doc1["labels"][0], other]  # [4, 15) Loaded and [4, 15) Doubt
-    two = tmp_path / "system_two.json"
-    two.write_text(json.dumps(docs), encoding="utf-8")
-    st_ui.upload_then_documents(page, app_url, [str(DATA / "gold.json"), str(two)])
-    st_ui.choose(page, "Document", "doc1")
-    st_ui.click(page, page.get_by_test_id("stRadio").get_by_text("mafalda", exact=True),
-                page.get_by_text("MAFALDA variant"))
+    _two_labels_on_one_interval(app_url, page, st_ui, tmp_path)
     st_ui.choose(page, "Select a span", "G1 [4, 19) Loaded")
     st_ui.click(page, page.get_by_role("tab", name=DOC_TABS[1]),
                 page.get_by_text("Pairs formed by G1"))
