@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import ACTION_TIMEOUT_MS, session
+from tests.e2e.conftest import ACTION_TIMEOUT_MS, HISTORY_ROOM, session
 from tests.servers import RunWatch
 
 
@@ -23,6 +23,7 @@ class _Page:
         self.viewport: dict[str, int] | None = None
         self.media: dict[str, Any] = {}
         self.scripts: list[str] = []
+        self.history = 1  # entries in the tab's history: a new tab's blank page
 
     def on(self, event: str, handler: Callable[[Any], None]) -> None:
         self.handlers.setdefault(event, []).append(handler)
@@ -41,9 +42,13 @@ class _Page:
 
     def goto(self, url: str) -> None:
         self.url = url
+        self.history += 1
 
-    def evaluate(self, script: str) -> None:
+    def evaluate(self, script: str) -> int | None:
+        if script == "history.length":
+            return self.history
         self.scripts.append(script)
+        return None
 
     def add_init_script(self, script: str) -> None:
         self.scripts.append(script)
@@ -143,6 +148,23 @@ def test_a_page_given_an_init_script_is_not_handed_on() -> None:
     assert page.context.closed and browser.page_pool == []
     with session(browser) as again:
         assert again is not page
+
+
+def test_a_page_with_a_long_history_is_not_handed_on() -> None:
+    """Chromium keeps 50 history entries a tab and ``history.length`` stops there: a pooled page
+    that has made more than HISTORY_ROOM is closed, so a test counting entries has room (CI:
+    test_history_browser read 50 before and after its link)."""
+    browser = _Browser()
+    with session(browser) as page:
+        for n in range(HISTORY_ROOM - 2):
+            page.goto(f"http://127.0.0.1:8620/scores?n={n}")
+    assert page.history == HISTORY_ROOM  # with its first entry and the reset's about:blank
+    assert not page.context.closed and browser.page_pool != []
+    with session(browser) as again:
+        assert again is page
+        page.goto("http://127.0.0.1:8620/scores")
+    assert page.history > HISTORY_ROOM
+    assert page.context.closed and browser.page_pool == []
 
 
 def test_a_session_keeps_playwrights_viewport_and_closes_when_the_test_fails() -> None:

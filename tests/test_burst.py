@@ -6,6 +6,7 @@ No clock is timed: the instants are passed in, and the window's timer is read fr
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 from typing import Any
 
 from ui import burst
@@ -26,11 +27,19 @@ class Session:
         return out
 
 
+def _loop_run(main: Any) -> Any:
+    """``asyncio.run(main())`` on a thread of its own: a browser test's Playwright (its sync
+    API) may have left an event loop running on this worker's main thread, where
+    ``asyncio.run`` refuses to start another."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, main()).result()
+
+
 def _run(steps: Any) -> Any:
     async def main() -> Any:
         return steps()
 
-    return asyncio.run(main())
+    return _loop_run(main)
 
 
 def test_a_short_run_is_sent_whole_at_its_end() -> None:
@@ -76,7 +85,7 @@ def test_the_windows_end_flushes_without_another_message() -> None:
         await asyncio.sleep(burst.HOLD_S + 0.2)  # the timer's callback, not a measurement
         return before, s.woken
 
-    before, after = asyncio.run(main())
+    before, after = _loop_run(main)
     assert before == 0
     assert after == 1  # the runtime is asked to flush again: the spinner does not wait
 

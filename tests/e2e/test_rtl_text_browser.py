@@ -34,8 +34,14 @@ FIRST_CHAR = """
   const rect = (i) => { const r = document.createRange(); r.setStart(node, i);
                         r.setEnd(node, i + 1); return r.getBoundingClientRect(); };
   const b = box.getBoundingClientRect();
-  return {dir: getComputedStyle(box).direction, left: b.left, right: b.right,
-          first: rect(0).right, sixth: rect(5).right, text: node.textContent.slice(0, 6)};
+  const r0 = rect(0);
+  // Tags drawn on the first character's line to its right (a span's tag, id and labels, can
+  // open the text): the first word starts at the edge less their widths.
+  const tags = [...box.querySelectorAll('.ss-tag')].map((t) => t.getBoundingClientRect())
+    .filter((t) => t.left >= r0.right - 1 && t.top < r0.bottom && t.bottom > r0.top)
+    .reduce((w, t) => w + t.width, 0);
+  return {dir: getComputedStyle(box).direction, left: b.left, right: b.right, tags,
+          first: r0.right, sixth: rect(5).right, text: node.textContent.slice(0, 6)};
 }
 """
 
@@ -65,9 +71,10 @@ def test_the_first_word_of_a_right_to_left_text_is_drawn_at_the_right_edge(
         for dom_id in ("left-doc", "right-doc", "merged"):
             at = page.evaluate(FIRST_CHAR, dom_id)
             assert at["dir"] == "rtl", (dom_id, at)
-            # The first word starts at the right edge (a tag and the padding away at most)
-            # and reads leftwards.
-            assert at["first"] > at["right"] - 60, (dom_id, at)
+            # The first word starts at the right edge (the padding and the tags drawn before it
+            # on its line away at most) and reads leftwards.
+            assert at["first"] > at["right"] - 60 - at["tags"], (dom_id, at)
+            assert at["first"] > (at["left"] + at["right"]) / 2, (dom_id, at)
             assert at["sixth"] < at["first"], (dom_id, at)
         assert not st_ui.app_errors(page)
     finally:
