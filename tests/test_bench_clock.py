@@ -11,10 +11,8 @@ the clock took and their order.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,9 +20,10 @@ from typing import Any
 
 import pytest
 
+from tests.bench_scripts import bench_module
+
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 PAGE = """<!doctype html><html><body>
@@ -82,11 +81,7 @@ PAGE = """<!doctype html><html><body>
 
 @pytest.fixture(scope="module")
 def bench_app() -> Any:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        yield importlib.import_module("bench_app")
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    yield bench_module("bench_app")
 
 
 @contextlib.contextmanager

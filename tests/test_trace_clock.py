@@ -12,27 +12,22 @@ No clock is asserted: only which file each sample went to.
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.bench_scripts import bench_module
+
 PID, MAIN, OTHER = 10, 1, 2
 T0 = 1_000_000  # µs on the trace's clock: the step's input
 
 
 @pytest.fixture(scope="module")
 def bench() -> Iterator[tuple[Any, Any]]:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        yield importlib.import_module("trace_clock"), importlib.import_module("bench_app")
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    yield bench_module("trace_clock"), bench_module("bench_app")
 
 
 def _node(id_: int, name: str, url: str = "", parent: int | None = None) -> dict[str, Any]:

@@ -5,20 +5,13 @@ back from the profile's end. No clock is asserted: only where each sample went."
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.bench_scripts import bench_module
 
 
 def _module() -> Any:
-    sys.path.insert(0, str(ROOT / "bench"))
-    try:
-        return importlib.import_module("trace_errors_click")
-    finally:
-        sys.path.remove(str(ROOT / "bench"))
+    return bench_module("trace_errors_click")
 
 
 def _profile() -> dict[str, Any]:
